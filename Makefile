@@ -1,0 +1,152 @@
+# Makefile - build the kernel, its bootable ISO, and run it in QEMU.
+#
+#   make                 build/kernel.elf and build/kmem.iso
+#   make run             boot it with the serial console on this terminal
+#   make test            host tests, then the in-kernel tests on the QEMU matrix
+#   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
+#   make bench           the benchmarks, as a table
+#   make debug           QEMU waiting for gdb, and gdb stopped at kmain
+#   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
+#
+# Every .c under arch/x86_64, kernel, mm and lib is kernel code; every .c
+# under tests/kunit, tests/kernel and tests/bench is linked into the same
+# image and run when the command line says "kunit" or "bench".
+
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+LD := $(CROSS_COMPILE)ld
+NM := $(CROSS_COMPILE)nm
+NASM ?= nasm
+PYTHON ?= python3
+HOSTCC ?= gcc
+
+BUILD := build
+KERNEL := $(BUILD)/kernel.elf
+ISO := $(BUILD)/kmem.iso
+
+# What a test or bench run selects, and how QEMU is started
+TESTS ?= *
+BENCH ?= *
+QEMU_ARGS ?=
+UEFI ?= 0
+SMP ?= 1
+MEM ?= 256M
+TIMEOUT ?= 300
+
+CORE_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)
+CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
+TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c)
+SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c)
+
+obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
+CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM))
+KERNEL_OBJS := $(CORE_OBJS) $(call obj,$(TEST_C))
+SELFTEST_OBJS := $(CORE_OBJS) $(call obj,$(SELFTEST_C))
+
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-ffreestanding -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-fno-stack-protector -fno-pic -fno-pie -fcf-protection=none \
+	-mno-red-zone -mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mno-avx \
+	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fno-common \
+	-MMD -MP -I. -Itests
+# Test code compares values of mixed signedness all the time, as Linux's does.
+TEST_KCFLAGS := -Wno-sign-compare
+LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
+NASMFLAGS := -f elf64 -g -F dwarf
+
+.SECONDARY:
+.PHONY: all iso run debug test test-host test-qemu test-selftest bench clean deps \
+	compile_commands.json
+all: $(KERNEL) $(ISO)
+iso: $(ISO)
+
+deps:
+	@sh tools/install-deps.sh $(if $(findstring clang,$(CC)),clang)
+
+# `make V=1` shows the full commands.
+Q := $(if $(filter 1,$(V)),,@)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) -c $< -o $@
+
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
+
+# The symbol table needs the kernel's addresses, which need the kernel:
+# link once with an empty table, list the functions, link again with them.
+# The table is at the end of .rodata, after all code, so no function moves
+# between the links; the cmp proves it.
+$(BUILD)/kallsyms-empty.c: tools/gen-kallsyms.sh
+	@mkdir -p $(BUILD)
+	$(Q)sh tools/gen-kallsyms.sh < /dev/null > $@
+
+$(BUILD)/%.kallsyms.c: $(BUILD)/%.pass1.elf tools/gen-kallsyms.sh
+	@$(if $(Q),echo "  KSYMS   $@")
+	$(Q)$(NM) -n $< | sh tools/gen-kallsyms.sh > $@
+
+$(BUILD)/%.o: $(BUILD)/%.c
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/kernel.pass1.elf: $(KERNEL_OBJS)
+$(BUILD)/selftest.pass1.elf: $(SELFTEST_OBJS)
+$(BUILD)/%.pass1.elf: $(BUILD)/kallsyms-empty.o linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(filter %.o,$^)
+
+$(BUILD)/kernel.elf: $(KERNEL_OBJS)
+$(BUILD)/selftest.elf: $(SELFTEST_OBJS)
+$(BUILD)/%.elf: $(BUILD)/%.kallsyms.o $(BUILD)/%.pass1.elf linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(filter-out %/kallsyms-empty.o,$(filter %.o,$^))
+	@$(NM) -n $(BUILD)/$*.pass1.elf | awk '$$2 ~ /^[tT]$$/' > $@.syms1
+	@$(NM) -n $@ | awk '$$2 ~ /^[tT]$$/' > $@.syms2
+	@cmp -s $@.syms1 $@.syms2 || { echo "kallsyms: code moved between the two links" >&2; rm -f $@; exit 1; }
+
+$(ISO): $(KERNEL) iso/grub.cfg | deps
+	@$(if $(Q),echo "  ISO     $@")
+	$(Q)$(PYTHON) tests/qemu_runner.py iso --kernel $(KERNEL) --output $@
+
+run: deps $(ISO)
+	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(ISO) -boot d \
+		-display none -serial mon:stdio -no-reboot $(QEMU_ARGS)
+
+debug: deps $(ISO)
+	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(ISO) -boot d -display none \
+		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
+	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true
+
+# The whole suite: host tests, then the QEMU matrix (tests/matrix.txt), then
+# the runner's own self-test.  The last line is "N passed, N failed".
+test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf
+	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
+		--matrix tests/matrix.txt --host-results $(BUILD)/host/results.txt \
+		--tests '$(TESTS)' --timeout $(TIMEOUT)
+
+test-qemu: deps $(KERNEL)
+	$(PYTHON) tests/qemu_runner.py test --kernel $(KERNEL) --tests '$(TESTS)' \
+		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args '$(QEMU_ARGS)'
+
+test-selftest: deps $(BUILD)/selftest.elf
+	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf
+
+bench: deps $(KERNEL)
+	$(PYTHON) tests/qemu_runner.py bench --kernel $(KERNEL) --bench '$(BENCH)' \
+		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args '$(QEMU_ARGS)'
+
+include tests/host/host.mk
+
+compile_commands.json:
+	@sh tools/gen-compile-commands.sh "$(CC) $(KCFLAGS)" $(CORE_C) $(TEST_C) > $@
+	@echo "wrote $@"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

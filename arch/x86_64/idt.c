@@ -1,0 +1,96 @@
+/*
+ * arch/x86_64/idt.c - the IDT, and the C function every interrupt reaches.
+ *
+ * All 256 gates point at the stubs of isr.asm, which call do_interrupt().
+ * Vectors 0..31 are CPU exceptions and go to the trap code; the others are
+ * device or inter-processor interrupts whose handlers are registered with
+ * set_interrupt_handler().  One table serves every CPU.
+ */
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/pic.h"
+#include "kernel/printk.h"
+
+struct idt_gate {
+	u16 offset_low;
+	u16 selector;
+	u8 ist;
+	u8 type_attr;
+	u16 offset_mid;
+	u32 offset_high;
+	u32 reserved;
+} __packed;
+
+struct idt_ptr {
+	u16 limit;
+	u64 base;
+} __packed;
+
+#define GATE_INTERRUPT	0x8e	/* present, ring 0, interrupt gate (IF cleared) */
+
+extern const u64 isr_stub_table[NR_VECTORS];
+static struct idt_gate idt[NR_VECTORS] __aligned(16);
+static irq_handler_t handlers[NR_VECTORS];
+
+static void set_gate(unsigned int vector, u64 addr, u8 ist)
+{
+	idt[vector] = (struct idt_gate) {
+		.offset_low = addr & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type_attr = GATE_INTERRUPT,
+		.offset_mid = (addr >> 16) & 0xffff,
+		.offset_high = addr >> 32,
+	};
+}
+
+/** idt_init - fill the IDT; exceptions that may hit a bad stack get IST stacks */
+void idt_init(void)
+{
+	for (unsigned int v = 0; v < NR_VECTORS; v++)
+		set_gate(v, isr_stub_table[v], 0);
+	idt[X86_TRAP_DF].ist = IST_DOUBLE_FAULT;
+	idt[X86_TRAP_NMI].ist = IST_NMI;
+	idt[X86_TRAP_MC].ist = IST_MACHINE_CHECK;
+}
+
+/** idt_load - make the calling CPU use the IDT */
+void idt_load(void)
+{
+	struct idt_ptr ptr = { sizeof(idt) - 1, (u64)idt };
+
+	__asm__ __volatile__("lidt %0" : : "m"(ptr));
+}
+
+/**
+ * set_interrupt_handler - route vector @vector to @handler
+ * @vector: FIRST_EXTERNAL_VECTOR..255
+ * @handler: called with interrupts off and the interrupted registers
+ */
+void set_interrupt_handler(unsigned int vector, irq_handler_t handler)
+{
+	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS) {
+		pr_err("idt: vector %u cannot take a handler\n", vector);
+		return;
+	}
+	handlers[vector] = handler;
+}
+
+/* Called from isr_common for every interrupt and exception. */
+void do_interrupt(struct pt_regs *regs);
+void do_interrupt(struct pt_regs *regs)
+{
+	unsigned int v = regs->vector;
+
+	if (v < FIRST_EXTERNAL_VECTOR) {
+		do_exception(regs);
+		return;
+	}
+	if (handlers[v])
+		handlers[v](regs);
+	else if (v >= PIC_VECTOR_BASE && v < PIC_VECTOR_BASE + PIC_NR_VECTORS)
+		;	/* a spurious interrupt from a masked 8259: harmless */
+	else
+		pr_warn("idt: unexpected interrupt on vector %u\n", v);
+}

@@ -1,0 +1,39 @@
+/*
+ * arch/x86_64/page.h - page sizes and the kernel's fixed virtual addresses.
+ *
+ * Physical RAM is visible twice: through the direct map at PAGE_OFFSET
+ * (every physical address p is at virtual PAGE_OFFSET + p) and, for the
+ * kernel image only, at KERNEL_VMA + (p - 0).  __va() and __pa() convert
+ * through the direct map; __pa() also accepts kernel-image addresses.
+ */
+#ifndef ARCH_X86_64_PAGE_H
+#define ARCH_X86_64_PAGE_H
+
+#include "lib/compiler.h"
+
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+
+#define PAGE_OFFSET	0xffff888000000000UL
+#define KERNEL_VMA	0xffffffff80000000UL
+#define VMALLOC_START	0xffffc90000000000UL
+#define VMALLOC_END	0xffffe8ffffffffffUL
+
+typedef u64 phys_addr_t;
+
+static inline void *__va(phys_addr_t phys)
+{
+	return (void *)(phys + PAGE_OFFSET);
+}
+
+static inline phys_addr_t __pa(const void *virt)
+{
+	unsigned long v = (unsigned long)virt;
+
+	if (v >= KERNEL_VMA)
+		return v - KERNEL_VMA;
+	return v - PAGE_OFFSET;
+}
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * kernel/cmdline.c - find options in the command line.
+ *
+ * The line is kept as GRUB gave it and searched word by word on demand;
+ * there are few options and they are read once, at boot.
+ */
+#include "kernel/cmdline.h"
+#include "lib/string.h"
+
+static char cmdline[512];
+
+/** cmdline_init - keep a copy of the command line */
+void cmdline_init(const char *line)
+{
+	strscpy(cmdline, line, sizeof(cmdline));
+}
+
+/** cmdline_raw - the whole command line */
+const char *cmdline_raw(void)
+{
+	return cmdline;
+}
+
+/*
+ * Find the word that is @key exactly or starts with "@key=".
+ * Return its value (after '='), "" for a bare word, or NULL if absent.
+ */
+static const char *find_word(const char *key, size_t *value_len)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while (*p) {
+		const char *end;
+
+		while (*p == ' ')
+			p++;
+		end = p;
+		while (*end && *end != ' ')
+			end++;
+		if (!strncmp(p, key, klen) && (p[klen] == '=' || p + klen == end)) {
+			const char *v = p[klen] == '=' ? p + klen + 1 : p + klen;
+
+			*value_len = end - v;
+			return v;
+		}
+		p = end;
+	}
+	return NULL;
+}
+
+/**
+ * cmdline_get - the value of "key=value"
+ * @key: the option's name
+ * @value: where to copy the value (always NUL-terminated)
+ * @size: size of @value
+ *
+ * Return: true if @key was present (a bare "key" gives an empty value).
+ */
+bool cmdline_get(const char *key, char *value, size_t size)
+{
+	size_t len;
+	const char *v = find_word(key, &len);
+
+	if (!v || !size)
+		return false;
+	if (len >= size)
+		len = size - 1;
+	memcpy(value, v, len);
+	value[len] = '\0';
+	return true;
+}
+
+/** cmdline_has - is the word @flag (or "@flag=...") present? */
+bool cmdline_has(const char *flag)
+{
+	size_t len;
+
+	return find_word(flag, &len) != NULL;
+}
+
+/** cmdline_get_ulong - the numeric value of @key, or @fallback */
+unsigned long cmdline_get_ulong(const char *key, unsigned long fallback)
+{
+	char buf[32];
+
+	if (!cmdline_get(key, buf, sizeof(buf)) || !buf[0])
+		return fallback;
+	return simple_strtoul(buf, NULL, 0);
+}

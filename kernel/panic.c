@@ -1,0 +1,93 @@
+/*
+ * kernel/panic.c - panic(), WARN and the end of an oops.
+ *
+ * There is no process to kill here, so an oops that nobody catches is the
+ * end: panic() prints why, tells QEMU to exit with a failure status (the
+ * isa-debug-exit port; on a machine without it, the write is ignored) and
+ * halts.  That way a crashing test kernel ends its QEMU run at once instead
+ * of waiting for the runner's timeout.
+ */
+#include <stdarg.h>
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "lib/vsprintf.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/power.h"
+#include "arch/x86_64/stacktrace.h"
+
+static int oops_count;
+static bool oops_in_progress;
+static oops_catcher_t oops_catcher;
+
+/**
+ * panic - report a fatal error and stop the machine
+ * @fmt: why, printf-style
+ *
+ * Context: any.  Does not return.
+ */
+void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	local_irq_disable();
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
+	qemu_exit(QEMU_EXIT_PANIC);
+	for (;;)
+		halt();
+}
+
+/** dump_stack - print a backtrace of the caller */
+void dump_stack(void)
+{
+	show_stack((unsigned long)__builtin_frame_address(0),
+		   (unsigned long)__builtin_return_address(0));
+}
+
+void __warn(const char *file, int line, void *caller, const char *fmt, ...)
+{
+	va_list args;
+
+	printk(KERN_WARNING "------------[ cut here ]------------\n");
+	printk(KERN_WARNING "WARNING: at %s:%d %pS\n", file, line, caller);
+	if (fmt) {
+		va_start(args, fmt);
+		vprintk(fmt, args);
+		va_end(args);
+	}
+	dump_stack();
+	printk(KERN_WARNING "---[ end trace ]---\n");
+}
+
+int oops_begin(void)
+{
+	if (oops_in_progress) {
+		printk(KERN_EMERG "Recursive fault while printing an oops: halting\n");
+		qemu_exit(QEMU_EXIT_PANIC);
+		for (;;)
+			halt();
+	}
+	oops_in_progress = true;
+	return ++oops_count;
+}
+
+void oops_end(void)
+{
+	oops_catcher_t catcher = oops_catcher;
+
+	printk(KERN_EMERG "---[ end trace ]---\n");
+	oops_in_progress = false;
+	if (catcher)
+		catcher();
+	panic("Fatal exception");
+}
+
+/** set_oops_catcher - call @fn (which must not return) instead of panicking */
+void set_oops_catcher(oops_catcher_t fn)
+{
+	oops_catcher = fn;
+}

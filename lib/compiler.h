@@ -1,0 +1,56 @@
+/*
+ * lib/compiler.h - the handful of compiler words every file uses.
+ *
+ * Linux's names, so code reads the same here as there: likely(), READ_ONCE(),
+ * container_of(), __section().  Nothing here generates code by itself.
+ */
+#ifndef LIB_COMPILER_H
+#define LIB_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#define __packed		__attribute__((packed))
+#define __aligned(x)		__attribute__((aligned(x)))
+#define __section(s)		__attribute__((section(s)))
+#define __used			__attribute__((used))
+#define __unused		__attribute__((unused))
+#define __noreturn		__attribute__((noreturn))
+#define __noinline		__attribute__((noinline))
+#ifndef __always_inline	/* glibc has one, when built for the host */
+#define __always_inline		inline __attribute__((always_inline))
+#endif
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __weak			__attribute__((weak))
+
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_DOWN(x, a)	((x) & ~((__typeof__(x))(a) - 1))
+#define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+
+#define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
+
+#endif

@@ -1,0 +1,18 @@
+/* lib/errno.h - the error numbers the kernel returns, with Linux's values. */
+#ifndef LIB_ERRNO_H
+#define LIB_ERRNO_H
+
+#define EPERM		1
+#define ENOENT		2
+#define EIO		5
+#define E2BIG		7
+#define ENOMEM		12
+#define EFAULT		14
+#define EBUSY		16
+#define EEXIST		17
+#define EINVAL		22
+#define ENOSPC		28
+#define ERANGE		34
+#define ETIMEDOUT	110
+
+#endif

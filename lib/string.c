@@ -1,0 +1,242 @@
+/*
+ * lib/string.c - byte-at-a-time string and memory functions.
+ *
+ * Plain loops, chosen for being obviously right rather than fast: the
+ * allocators never copy much, and memcpy/memset of a page are measured in
+ * `make bench` so a faster version would have to prove itself there.  The
+ * x86 "rep movsb/stosb" instructions are used for the two bulk operations
+ * because on every CPU since Ivy Bridge they are both simple and quick.
+ */
+#include "lib/string.h"
+#include "lib/compiler.h"
+#include "lib/errno.h"
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	void *ret = dst;
+
+	__asm__ __volatile__("rep movsb"
+			     : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+	return ret;
+}
+
+void *memset(void *s, int c, size_t n)
+{
+	void *ret = s;
+
+	__asm__ __volatile__("rep stosb"
+			     : "+D"(s), "+c"(n) : "a"(c) : "memory");
+	return ret;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+	/* Overlapping with dst above src: copy from the end. */
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+
+	for (; n; n--, p++, q++) {
+		if (*p != *q)
+			return *p - *q;
+	}
+	return 0;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++) {
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	}
+	return NULL;
+}
+
+size_t strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return p - s;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		if (!*a)
+			break;
+	}
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
+	}
+}
+
+char *strstr(const char *haystack, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *haystack; haystack++) {
+		if (!strncmp(haystack, needle, n))
+			return (char *)haystack;
+	}
+	return n ? NULL : (char *)haystack;
+}
+
+/**
+ * strscpy - copy a string into a buffer of @size bytes, always terminated
+ * @dst: destination
+ * @src: source string
+ * @size: size of @dst in bytes
+ *
+ * Return: the length copied, or -E2BIG if @src did not fit and was cut.
+ */
+long strscpy(char *dst, const char *src, size_t size)
+{
+	size_t i;
+
+	if (!size)
+		return -E2BIG;
+	for (i = 0; i < size - 1 && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+	return src[i] ? -E2BIG : (long)i;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/**
+ * simple_strtoul - parse an unsigned number
+ * @s: the text; leading "0x" selects base 16 and a leading "0" base 8 when
+ *     @base is 0
+ * @end: if not NULL, set to the first character not parsed
+ * @base: 0 to guess from the prefix, or 2..36
+ *
+ * Return: the value; overflow wraps, as in Linux's simple_strtoul.
+ */
+unsigned long simple_strtoul(const char *s, char **end, unsigned int base)
+{
+	unsigned long value = 0;
+	int d;
+
+	if (base == 0) {
+		base = 10;
+		if (s[0] == '0') {
+			base = 8;
+			if ((s[1] == 'x' || s[1] == 'X') && digit_value(s[2]) < 16) {
+				base = 16;
+				s += 2;
+			}
+		}
+	} else if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+	}
+	while ((d = digit_value(*s)) < (int)base) {
+		value = value * base + d;
+		s++;
+	}
+	if (end)
+		*end = (char *)s;
+	return value;
+}
+
+/** simple_strtol - like simple_strtoul() with an optional leading '-' */
+long simple_strtol(const char *s, char **end, unsigned int base)
+{
+	if (*s == '-')
+		return -(long)simple_strtoul(s + 1, end, base);
+	return (long)simple_strtoul(s, end, base);
+}
+
+/**
+ * glob_match - shell-style pattern match: '*' any run, '?' one character
+ * @pattern: the pattern
+ * @str: the string to test
+ *
+ * Used to pick test suites by name (make test TESTS='buddy*').
+ * Return: 1 if @str matches the whole of @pattern, else 0.
+ */
+int glob_match(const char *pattern, const char *str)
+{
+	const char *star = NULL, *retry = NULL;
+
+	while (*str) {
+		if (*pattern == '*') {
+			star = ++pattern;
+			retry = str;
+		} else if (*pattern == '?' || *pattern == *str) {
+			pattern++;
+			str++;
+		} else if (star) {
+			/* Let the last '*' swallow one more character. */
+			pattern = star;
+			str = ++retry;
+		} else {
+			return 0;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return *pattern == '\0';
+}

@@ -1,0 +1,91 @@
+/*
+ * tests/bench/bench.c - time the registered benchmarks and print the table.
+ *
+ * Every row is measured first, then the table is printed, so a row can be
+ * shown relative to a baseline that comes later in link order.  Figures are
+ * kept in tenths of a cycle (there is no floating point in the kernel).
+ */
+#include "bench/bench.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define MAX_ROWS	64
+
+extern const struct benchmark *const __start_benchmarks[], *const __stop_benchmarks[];
+
+struct result {
+	const struct benchmark *b;
+	u64 tenths;		/* median cycles per op, times 10 */
+};
+
+static void sort_u64(u64 *v, int n)
+{
+	for (int i = 1; i < n; i++) {
+		u64 x = v[i];
+		int j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static u64 measure(const struct benchmark *b)
+{
+	u64 samples[BENCH_SAMPLES];
+
+	b->run(b->iters);	/* warm caches and TLBs; not counted */
+	for (int i = 0; i < BENCH_SAMPLES; i++) {
+		u64 t0 = rdtsc_ordered();
+
+		b->run(b->iters);
+		samples[i] = (rdtsc_ordered() - t0) * 10 / b->iters;
+	}
+	sort_u64(samples, BENCH_SAMPLES);
+	return samples[BENCH_SAMPLES / 2];
+}
+
+static const struct result *find_row(const struct result *rows, int n, const char *name)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(rows[i].b->name, name))
+			return &rows[i];
+	}
+	return NULL;
+}
+
+static void print_row(const struct result *r, const struct result *base)
+{
+	printk("bench: %-44s %10llu.%llu", r->b->name,
+	       (unsigned long long)(r->tenths / 10), (unsigned long long)(r->tenths % 10));
+	if (base && base->tenths) {
+		u64 ratio = r->tenths * 100 / base->tenths;
+
+		printk(KERN_CONT "  %4llu.%02llux %s", (unsigned long long)(ratio / 100),
+		       (unsigned long long)(ratio % 100), base->b->name);
+	}
+	printk(KERN_CONT "\n");
+}
+
+/**
+ * bench_run_all - measure every benchmark whose name matches @glob, print a table
+ *
+ * Context: boot CPU, after every subsystem is up.
+ */
+void bench_run_all(const char *glob)
+{
+	static struct result rows[MAX_ROWS];
+	int n = 0;
+
+	for (const struct benchmark *const *b = __start_benchmarks;
+	     b < __stop_benchmarks && n < MAX_ROWS; b++) {
+		if (glob_match(glob, (*b)->name))
+			rows[n++] = (struct result){ *b, measure(*b) };
+	}
+	printk("bench: %-44s %12s  %s\n", "benchmark", "cycles/op", "ratio");
+	for (int i = 0; i < n; i++)
+		print_row(&rows[i], rows[i].b->baseline ?
+			  find_row(rows, n, rows[i].b->baseline) : NULL);
+	printk("bench: done (%d rows, median of %d samples each)\n", n, BENCH_SAMPLES);
+}

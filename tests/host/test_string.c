@@ -1,0 +1,106 @@
+/*
+ * tests/host/test_string.c - lib/string.c on the host, under the sanitizers.
+ */
+#include "host_test.h"
+#include "kernel_names.h"
+#include "lib/string.h"
+#include "lib/errno.h"
+
+HOST_TEST(memcpy_copies_and_returns_dst)
+{
+	char src[64], dst[64];
+
+	for (int i = 0; i < 64; i++)
+		src[i] = (char)i;
+	CHECK(memcpy(dst, src, 64) == dst);
+	CHECK(memcmp(dst, src, 64) == 0);
+	CHECK(memcpy(dst, src, 0) == dst);
+}
+
+HOST_TEST(memset_fills)
+{
+	unsigned char b[33];
+
+	memset(b, 0xab, sizeof(b));
+	for (int i = 0; i < 33; i++)
+		CHECK(b[i] == 0xab);
+}
+
+HOST_TEST(memmove_handles_overlap_both_ways)
+{
+	char b[16] = "0123456789";
+
+	memmove(b + 2, b, 8);
+	CHECK(!memcmp(b, "0101234567", 10));
+	memmove(b, b + 2, 8);
+	CHECK(!memcmp(b, "0123456767", 10));
+}
+
+HOST_TEST(memcmp_orders_bytes_unsigned)
+{
+	CHECK(memcmp("\x01", "\xff", 1) < 0);
+	CHECK(memcmp("abc", "abd", 3) < 0);
+	CHECK(memcmp("abc", "abc", 3) == 0);
+}
+
+HOST_TEST(memchr_finds_first)
+{
+	const char *h = "hello";
+
+	CHECK(memchr(h, 'l', 5) == h + 2);
+	CHECK(memchr(h, 'z', 5) == NULL);
+	CHECK(memchr(h, 'o', 4) == NULL);
+}
+
+HOST_TEST(strings_compare_and_search)
+{
+	const char *s = "buddy allocator";
+
+	CHECK(strlen(s) == 15);
+	CHECK(strnlen(s, 5) == 5);
+	CHECK(strcmp("a", "b") < 0 && strcmp("b", "a") > 0 && strcmp("x", "x") == 0);
+	CHECK(strncmp("abcX", "abcY", 3) == 0);
+	CHECK(strchr(s, 'a') == s + 6);
+	CHECK(strrchr(s, 'a') == s + 11);
+	CHECK(strchr(s, 'z') == NULL);
+	CHECK(strstr(s, "alloc") == s + 6);
+	CHECK(strstr(s, "slab") == NULL);
+	CHECK(strstr(s, "") == s);
+}
+
+HOST_TEST(strscpy_truncates_and_terminates)
+{
+	char b[4];
+
+	CHECK(strscpy(b, "ab", sizeof(b)) == 2);
+	CHECK_STREQ(b, "ab");
+	CHECK(strscpy(b, "abcdef", sizeof(b)) == -E2BIG);
+	CHECK_STREQ(b, "abc");
+	CHECK(strscpy(b, "x", 0) == -E2BIG);
+}
+
+HOST_TEST(strtoul_bases)
+{
+	char *end;
+
+	CHECK(simple_strtoul("1234", &end, 0) == 1234 && *end == '\0');
+	CHECK(simple_strtoul("0x1f", NULL, 0) == 31);
+	CHECK(simple_strtoul("017", NULL, 0) == 15);
+	CHECK(simple_strtoul("ff", NULL, 16) == 255);
+	CHECK(simple_strtoul("12ab", &end, 10) == 12 && *end == 'a');
+	CHECK(simple_strtol("-42", NULL, 10) == -42);
+}
+
+HOST_TEST(glob_matches_like_a_shell)
+{
+	CHECK(glob_match("*", "anything"));
+	CHECK(glob_match("*", ""));
+	CHECK(glob_match("buddy*", "buddy_alloc"));
+	CHECK(!glob_match("buddy*", "slab"));
+	CHECK(glob_match("*alloc*", "page_alloc_test"));
+	CHECK(glob_match("a?c", "abc"));
+	CHECK(!glob_match("a?c", "ac"));
+	CHECK(glob_match("a*b*c", "aXXbYYc"));
+	CHECK(!glob_match("a*b*c", "aXXbYY"));
+	CHECK(glob_match("selftest_fault", "selftest_fault"));
+}

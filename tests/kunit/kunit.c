@@ -1,0 +1,332 @@
+/*
+ * tests/kunit/kunit.c - run the registered suites and print KTAP version 1.
+ *
+ * Each case runs between a setjmp() and the end of its function.  Three
+ * things can jump back to that point early: a failed ASSERT, kunit_skip(),
+ * and an oops inside the case (through set_oops_catcher()).  Whatever the
+ * way out, the suite's exit() runs and the case's line is printed, so one
+ * broken case never hides the results of the others.
+ *
+ * Before each case a KTAP diagnostic line "# <case>: running" is printed.
+ * It is what lets the QEMU runner name the case that hung when it has to
+ * kill a run at its timeout.
+ */
+#include <stdarg.h>
+#include "kunit/test.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/vsprintf.h"
+
+extern struct kunit_suite *const __start_kunit_suites[], *const __stop_kunit_suites[];
+
+struct kunit_totals {
+	unsigned int passed, failed, skipped;
+};
+
+static struct kunit *current_test;
+
+static void print_failure_header(struct kunit *test, bool assertion, const char *file, int line)
+{
+	printk("    # %s: %s FAILED at %s:%d\n", test->name,
+	       assertion ? "ASSERTION" : "EXPECTATION", file, line);
+}
+
+static void print_user_message(const char *fmt, va_list args)
+{
+	char msg[256];
+
+	if (!fmt || !fmt[0])
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	printk("    %s\n", msg);
+}
+
+static void fail_and_maybe_abort(struct kunit *test, bool assertion)
+{
+	test->status = KUNIT_FAILURE;
+	if (assertion)
+		longjmp(*test->abort_env, 1);
+}
+
+void __kunit_fail(struct kunit *test, bool assertion, const char *file, int line,
+		  const char *what, const char *fmt, ...)
+{
+	va_list args;
+
+	print_failure_header(test, assertion, file, line);
+	if (what)
+		printk("    %s\n", what);
+	va_start(args, fmt);
+	print_user_message(fmt, args);
+	va_end(args);
+	fail_and_maybe_abort(test, assertion);
+}
+
+void __kunit_fail_binary(struct kunit *test, bool assertion, const char *file, int line,
+			 const char *expr, const char *left, long long lval,
+			 const char *right, long long rval, const char *fmt, ...)
+{
+	va_list args;
+
+	print_failure_header(test, assertion, file, line);
+	printk("    Expected %s, but\n", expr);
+	printk("        %s == %lld (%#llx)\n", left, lval, (unsigned long long)lval);
+	printk("        %s == %lld (%#llx)\n", right, rval, (unsigned long long)rval);
+	va_start(args, fmt);
+	print_user_message(fmt, args);
+	va_end(args);
+	fail_and_maybe_abort(test, assertion);
+}
+
+void __kunit_fail_ptr(struct kunit *test, bool assertion, const char *file, int line,
+		      const char *expr, const char *left, const void *lval,
+		      const char *right, const void *rval, const char *fmt, ...)
+{
+	va_list args;
+
+	print_failure_header(test, assertion, file, line);
+	printk("    Expected %s, but\n", expr);
+	printk("        %s == %p\n", left, lval);
+	printk("        %s == %p\n", right, rval);
+	va_start(args, fmt);
+	print_user_message(fmt, args);
+	va_end(args);
+	fail_and_maybe_abort(test, assertion);
+}
+
+void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int line,
+		      const char *expr, const char *left, const char *lval,
+		      const char *right, const char *rval, const char *fmt, ...)
+{
+	va_list args;
+
+	print_failure_header(test, assertion, file, line);
+	printk("    Expected %s, but\n", expr);
+	printk("        %s == \"%s\"\n", left, lval);
+	printk("        %s == \"%s\"\n", right, rval);
+	va_start(args, fmt);
+	print_user_message(fmt, args);
+	va_end(args);
+	fail_and_maybe_abort(test, assertion);
+}
+
+/** kunit_printk - a diagnostic line from a case, as "    # case: message" */
+void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	/* A message may end in '\n' or not; print exactly one. */
+	if (msg[0] && msg[strlen(msg) - 1] == '\n')
+		msg[strlen(msg) - 1] = '\0';
+	printk("%s    # %s: %s\n", level, test->name, msg);
+}
+
+static void set_comment(struct kunit *test, const char *fmt, va_list args)
+{
+	vscnprintf(test->status_comment, sizeof(test->status_comment), fmt, args);
+}
+
+/** kunit_mark_skipped - mark the case skipped, with a reason; it goes on */
+void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
+{
+	va_list args;
+
+	test->status = KUNIT_SKIPPED;
+	va_start(args, fmt);
+	set_comment(test, fmt, args);
+	va_end(args);
+}
+
+/** kunit_skip - mark the case skipped, with a reason, and end it now */
+void kunit_skip(struct kunit *test, const char *fmt, ...)
+{
+	va_list args;
+
+	test->status = KUNIT_SKIPPED;
+	va_start(args, fmt);
+	set_comment(test, fmt, args);
+	va_end(args);
+	longjmp(*test->abort_env, 1);
+}
+
+/* An oops inside a case: fail it and resume the runner. */
+static void catch_oops(void)
+{
+	struct kunit *test = current_test;
+
+	printk("    # %s: test case crashed (oops above)\n", test->name);
+	test->status = KUNIT_FAILURE;
+	longjmp(*test->abort_env, 1);
+}
+
+/* Run one case (or one parameter of it) from init to exit. */
+static void run_one(struct kunit_suite *suite, struct kunit_case *c, struct kunit *test)
+{
+	jmp_buf env;
+	unsigned long flags = read_flags();
+
+	test->abort_env = &env;
+	current_test = test;
+	set_oops_catcher(catch_oops);
+	if (!setjmp(env)) {
+		if (!suite->init || !suite->init(test))
+			c->run_case(test);
+		else
+			KUNIT_FAIL(test, "suite init() failed");
+	}
+	/* exit() runs even after an abort; an abort inside exit() ends it. */
+	if (suite->exit && !setjmp(env))
+		suite->exit(test);
+	set_oops_catcher(NULL);
+	current_test = NULL;
+	if (flags & X86_EFLAGS_IF)
+		local_irq_enable();
+	else
+		local_irq_disable();
+}
+
+static void print_result(int indent, bool ok, unsigned int nr, const char *name,
+			 const struct kunit *test)
+{
+	if (test && test->status == KUNIT_SKIPPED)
+		printk("%*s%s %u %s # SKIP %s\n", indent, "", "ok", nr, name,
+		       test->status_comment);
+	else
+		printk("%*s%s %u %s\n", indent, "", ok ? "ok" : "not ok", nr, name);
+}
+
+static void init_test(struct kunit *test, const char *name)
+{
+	memset(test, 0, sizeof(*test));
+	test->name = name;
+	test->status = KUNIT_SUCCESS;
+}
+
+/* A parameterised case: every parameter is a subtest of its own. */
+static enum kunit_status run_param_case(struct kunit_suite *suite, struct kunit_case *c)
+{
+	char desc[KUNIT_PARAM_DESC_SIZE];
+	const void *param = NULL;
+	enum kunit_status result = KUNIT_SKIPPED;
+	unsigned int nr = 0;
+	struct kunit test;
+
+	printk("        KTAP version 1\n        # Subtest: %s\n", c->name);
+	for (;;) {
+		desc[0] = '\0';
+		param = c->generate_params(param, desc);
+		if (!param)
+			break;
+		init_test(&test, c->name);
+		test.param_value = param;
+		if (!desc[0])
+			snprintf(desc, sizeof(desc), "param-%u", nr);
+		run_one(suite, c, &test);
+		print_result(8, test.status != KUNIT_FAILURE, ++nr, desc, &test);
+		if (test.status == KUNIT_FAILURE)
+			result = KUNIT_FAILURE;
+		else if (test.status == KUNIT_SUCCESS && result != KUNIT_FAILURE)
+			result = KUNIT_SUCCESS;
+	}
+	printk("        1..%u\n", nr);
+	return result;
+}
+
+static bool case_selected(const char *case_glob, const struct kunit_case *c)
+{
+	return !case_glob || glob_match(case_glob, c->name);
+}
+
+static void run_suite(struct kunit_suite *suite, unsigned int nr, const char *case_glob,
+		      struct kunit_totals *totals)
+{
+	struct kunit_totals mine = { 0 };
+	unsigned int ncases = 0, i = 0;
+	bool suite_ok;
+	struct kunit test;
+	int init_err = 0;
+
+	for (struct kunit_case *c = suite->test_cases; c->run_case; c++)
+		ncases += case_selected(case_glob, c);
+	printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n", suite->name, ncases);
+	if (suite->suite_init)
+		init_err = suite->suite_init(suite);
+	for (struct kunit_case *c = suite->test_cases; c->run_case; c++) {
+		if (!case_selected(case_glob, c))
+			continue;
+		init_test(&test, c->name);
+		printk("    # %s: running\n", c->name);
+		if (init_err)
+			kunit_mark_skipped(&test, "suite_init() failed (%d)", init_err);
+		else if (c->generate_params)
+			test.status = run_param_case(suite, c);
+		else
+			run_one(suite, c, &test);
+		c->status = test.status;
+		print_result(4, test.status != KUNIT_FAILURE, ++i, c->name, &test);
+		if (test.status == KUNIT_FAILURE)
+			mine.failed++;
+		else if (test.status == KUNIT_SKIPPED)
+			mine.skipped++;
+		else
+			mine.passed++;
+	}
+	if (suite->suite_exit && !init_err)
+		suite->suite_exit(suite);
+	printk("# %s: pass:%u fail:%u skip:%u total:%u\n", suite->name,
+	       mine.passed, mine.failed, mine.skipped, ncases);
+	suite_ok = !mine.failed && !init_err;
+	printk("%s %u %s\n", suite_ok ? "ok" : "not ok", nr, suite->name);
+	totals->passed += mine.passed;
+	totals->failed += mine.failed;
+	totals->skipped += mine.skipped;
+}
+
+/*
+ * "buddy*" selects suites; "buddy.free_*" selects cases of them.  Split the
+ * glob at its first '.' into a suite part and a case part.
+ */
+static void split_glob(const char *glob, char *suite_glob, size_t size, const char **case_glob)
+{
+	const char *dot = strchr(glob, '.');
+	size_t n = dot ? (size_t)(dot - glob) : strlen(glob);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(suite_glob, glob, n);
+	suite_glob[n] = '\0';
+	*case_glob = dot ? dot + 1 : NULL;
+}
+
+/**
+ * kunit_run_all_tests - run every registered suite that matches @glob
+ * @glob: "*" for all, "suite_glob" or "suite_glob.case_glob"
+ *
+ * Context: boot CPU, from kmain, after every subsystem is initialised.
+ * Return: the number of failed cases.
+ */
+int kunit_run_all_tests(const char *glob)
+{
+	struct kunit_totals totals = { 0 };
+	char suite_glob[128];
+	const char *case_glob;
+	unsigned int nsuites = 0, nr = 0;
+
+	split_glob(glob, suite_glob, sizeof(suite_glob), &case_glob);
+	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++)
+		nsuites += glob_match(suite_glob, (*s)->name);
+	printk("KTAP version 1\n1..%u\n", nsuites);
+	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++) {
+		if (glob_match(suite_glob, (*s)->name))
+			run_suite(*s, ++nr, case_glob, &totals);
+	}
+	printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", totals.passed,
+	       totals.failed, totals.skipped,
+	       totals.passed + totals.failed + totals.skipped);
+	return totals.failed;
+}

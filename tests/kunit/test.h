@@ -1,0 +1,244 @@
+/*
+ * kunit/test.h - a subset of Linux's KUnit, for tests that run in the kernel.
+ *
+ * Write a suite exactly as for Linux:
+ *
+ *	static void add_test(struct kunit *test)
+ *	{
+ *		KUNIT_EXPECT_EQ(test, 1 + 1, 2);
+ *	}
+ *	static struct kunit_case example_cases[] = {
+ *		KUNIT_CASE(add_test),
+ *		{}
+ *	};
+ *	static struct kunit_suite example_suite = {
+ *		.name = "example",
+ *		.test_cases = example_cases,
+ *	};
+ *	kunit_test_suite(example_suite);
+ *
+ * Drop the file in tests/kernel/ and it is built and registered: the macro
+ * puts a pointer to the suite in the .kunit_test_suites section.  Results
+ * are printed as KTAP version 1 on COM1.
+ *
+ * EXPECT failures mark the case failed and go on; ASSERT failures (and
+ * kunit_skip()) end the case at once.  A case that oopses is caught: the
+ * oops is printed, the case fails, the next case runs.
+ */
+#ifndef KUNIT_TEST_H
+#define KUNIT_TEST_H
+
+#include "lib/compiler.h"
+#include "lib/err.h"
+#include "lib/string.h"
+#include "arch/x86_64/setjmp.h"
+
+#define KUNIT_PARAM_DESC_SIZE	128
+#define KUNIT_STATUS_COMMENT_SIZE 256
+
+enum kunit_status {
+	KUNIT_SUCCESS,
+	KUNIT_FAILURE,
+	KUNIT_SKIPPED,
+};
+
+struct kunit;
+
+struct kunit_case {
+	void (*run_case)(struct kunit *test);
+	const char *name;
+	const void *(*generate_params)(const void *prev, char *desc);
+	enum kunit_status status;	/* set by the runner */
+};
+
+struct kunit_suite {
+	const char *name;
+	int (*suite_init)(struct kunit_suite *suite);
+	void (*suite_exit)(struct kunit_suite *suite);
+	int (*init)(struct kunit *test);
+	void (*exit)(struct kunit *test);
+	struct kunit_case *test_cases;
+};
+
+struct kunit {
+	void *priv;			/* for the suite's init/exit and cases */
+	const char *name;		/* the case's name */
+	const void *param_value;	/* the current parameter, if any */
+	enum kunit_status status;
+	char status_comment[KUNIT_STATUS_COMMENT_SIZE];
+	jmp_buf *abort_env;		/* where ASSERT and skip jump to */
+};
+
+#define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
+#define KUNIT_CASE_SLOW(test_name) KUNIT_CASE(test_name)
+#define KUNIT_CASE_PARAM(test_name, gen_params)				\
+	{ .run_case = test_name, .name = #test_name, .generate_params = gen_params }
+
+/* Parameters from an array, described by get_desc(param, desc). */
+#define KUNIT_ARRAY_PARAM(name, array, get_desc)			\
+	static const void *name##_gen_params(const void *prev, char *desc) \
+	{								\
+		__typeof__((array)[0]) *__next = prev ?			\
+			((__typeof__((array)[0]) *)prev) + 1 : (array);	\
+		if (__next - (array) < (long)ARRAY_SIZE(array)) {	\
+			void (*__get_desc)(__typeof__(__next), char *) = get_desc; \
+			if (__get_desc)					\
+				__get_desc(__next, desc);		\
+			return __next;					\
+		}							\
+		return NULL;						\
+	}
+
+#define __KUNIT_CONCAT2(a, b)	a##b
+#define __KUNIT_CONCAT(a, b)	__KUNIT_CONCAT2(a, b)
+
+#define kunit_test_suites(...)						\
+	static struct kunit_suite *__KUNIT_CONCAT(__kunit_suites_, __LINE__)[] \
+	__used __section(".kunit_test_suites") __aligned(8) = { __VA_ARGS__ }
+
+#define kunit_test_suite(suite)	kunit_test_suites(&suite)
+
+/* Reporting */
+void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
+	__printf(3, 4);
+#define kunit_log(level, test, fmt, ...)	kunit_printk(level, test, fmt, ##__VA_ARGS__)
+#define kunit_info(test, fmt, ...)	kunit_printk("\0016", test, fmt, ##__VA_ARGS__)
+#define kunit_warn(test, fmt, ...)	kunit_printk("\0014", test, fmt, ##__VA_ARGS__)
+#define kunit_err(test, fmt, ...)	kunit_printk("\0013", test, fmt, ##__VA_ARGS__)
+
+void kunit_mark_skipped(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+__noreturn void kunit_skip(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+
+/* The runner, for kmain: run the suites matching @glob ("suite*" or "suite.case"). */
+int kunit_run_all_tests(const char *glob);
+
+/* Failure reporting behind the macros; not called directly. */
+void __kunit_fail(struct kunit *test, bool assertion, const char *file, int line,
+		  const char *what, const char *fmt, ...);
+void __kunit_fail_binary(struct kunit *test, bool assertion, const char *file, int line,
+			 const char *expr, const char *left, long long lval,
+			 const char *right, long long rval, const char *fmt, ...);
+void __kunit_fail_ptr(struct kunit *test, bool assertion, const char *file, int line,
+		      const char *expr, const char *left, const void *lval,
+		      const char *right, const void *rval, const char *fmt, ...);
+void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int line,
+		      const char *expr, const char *left, const char *lval,
+		      const char *right, const char *rval, const char *fmt, ...);
+
+/*
+ * The checks.  Each takes an optional message: KUNIT_EXPECT_EQ_MSG(test, a,
+ * b, "after %d rounds", n).  The "" in front lets the message be absent.
+ */
+#define __KUNIT_BOOL(test, is_assert, cond, expect_true, ...)		\
+	do {								\
+		if ((bool)(cond) != (bool)(expect_true))		\
+			__kunit_fail(test, is_assert, __FILE__, __LINE__, \
+				     (expect_true) ? "Expected " #cond " to be true." \
+						   : "Expected " #cond " to be false.", \
+				     "" __VA_ARGS__);			\
+	} while (0)
+
+#define __KUNIT_BINARY(test, is_assert, left, op, right, ...)		\
+	do {								\
+		__typeof__(left) __left = (left);			\
+		__typeof__(right) __right = (right);			\
+		if (!(__left op __right))				\
+			__kunit_fail_binary(test, is_assert, __FILE__, __LINE__, \
+					    #left " " #op " " #right,	\
+					    #left, (long long)__left,	\
+					    #right, (long long)__right,	\
+					    "" __VA_ARGS__);		\
+	} while (0)
+
+#define __KUNIT_PTR(test, is_assert, left, op, right, ...)		\
+	do {								\
+		const void *__left = (left);				\
+		const void *__right = (right);				\
+		if (!(__left op __right))				\
+			__kunit_fail_ptr(test, is_assert, __FILE__, __LINE__, \
+					 #left " " #op " " #right,	\
+					 #left, __left, #right, __right, \
+					 "" __VA_ARGS__);		\
+	} while (0)
+
+#define __KUNIT_STR(test, is_assert, left, op, right, ...)		\
+	do {								\
+		const char *__left = (left);				\
+		const char *__right = (right);				\
+		if (!(strcmp(__left, __right) op 0))			\
+			__kunit_fail_str(test, is_assert, __FILE__, __LINE__, \
+					 #left " " #op " " #right,	\
+					 #left, __left, #right, __right, \
+					 "" __VA_ARGS__);		\
+	} while (0)
+
+#define __KUNIT_MEM(test, is_assert, left, op, right, size, ...)	\
+	do {								\
+		if (!(memcmp((left), (right), (size)) op 0))		\
+			__kunit_fail(test, is_assert, __FILE__, __LINE__, \
+				     "Expected memory " #left " " #op " " #right \
+				     " over " #size " bytes.", "" __VA_ARGS__); \
+	} while (0)
+
+#define KUNIT_FAIL(test, ...)						\
+	__kunit_fail(test, false, __FILE__, __LINE__, NULL, __VA_ARGS__)
+#define KUNIT_SUCCEED(test)		do { (void)(test); } while (0)
+
+#define KUNIT_EXPECT_TRUE(test, c)		__KUNIT_BOOL(test, false, c, true)
+#define KUNIT_EXPECT_FALSE(test, c)		__KUNIT_BOOL(test, false, c, false)
+#define KUNIT_EXPECT_EQ(test, l, r)		__KUNIT_BINARY(test, false, l, ==, r)
+#define KUNIT_EXPECT_NE(test, l, r)		__KUNIT_BINARY(test, false, l, !=, r)
+#define KUNIT_EXPECT_LT(test, l, r)		__KUNIT_BINARY(test, false, l, <, r)
+#define KUNIT_EXPECT_LE(test, l, r)		__KUNIT_BINARY(test, false, l, <=, r)
+#define KUNIT_EXPECT_GT(test, l, r)		__KUNIT_BINARY(test, false, l, >, r)
+#define KUNIT_EXPECT_GE(test, l, r)		__KUNIT_BINARY(test, false, l, >=, r)
+#define KUNIT_EXPECT_PTR_EQ(test, l, r)		__KUNIT_PTR(test, false, l, ==, r)
+#define KUNIT_EXPECT_PTR_NE(test, l, r)		__KUNIT_PTR(test, false, l, !=, r)
+#define KUNIT_EXPECT_NULL(test, p)		__KUNIT_PTR(test, false, p, ==, NULL)
+#define KUNIT_EXPECT_NOT_NULL(test, p)		__KUNIT_PTR(test, false, p, !=, NULL)
+#define KUNIT_EXPECT_NOT_ERR_OR_NULL(test, p)	__KUNIT_BOOL(test, false, !IS_ERR_OR_NULL(p), true)
+#define KUNIT_EXPECT_STREQ(test, l, r)		__KUNIT_STR(test, false, l, ==, r)
+#define KUNIT_EXPECT_STRNEQ(test, l, r)		__KUNIT_STR(test, false, l, !=, r)
+#define KUNIT_EXPECT_MEMEQ(test, l, r, n)	__KUNIT_MEM(test, false, l, ==, r, n)
+#define KUNIT_EXPECT_MEMNEQ(test, l, r, n)	__KUNIT_MEM(test, false, l, !=, r, n)
+
+#define KUNIT_ASSERT_TRUE(test, c)		__KUNIT_BOOL(test, true, c, true)
+#define KUNIT_ASSERT_FALSE(test, c)		__KUNIT_BOOL(test, true, c, false)
+#define KUNIT_ASSERT_EQ(test, l, r)		__KUNIT_BINARY(test, true, l, ==, r)
+#define KUNIT_ASSERT_NE(test, l, r)		__KUNIT_BINARY(test, true, l, !=, r)
+#define KUNIT_ASSERT_LT(test, l, r)		__KUNIT_BINARY(test, true, l, <, r)
+#define KUNIT_ASSERT_LE(test, l, r)		__KUNIT_BINARY(test, true, l, <=, r)
+#define KUNIT_ASSERT_GT(test, l, r)		__KUNIT_BINARY(test, true, l, >, r)
+#define KUNIT_ASSERT_GE(test, l, r)		__KUNIT_BINARY(test, true, l, >=, r)
+#define KUNIT_ASSERT_PTR_EQ(test, l, r)		__KUNIT_PTR(test, true, l, ==, r)
+#define KUNIT_ASSERT_PTR_NE(test, l, r)		__KUNIT_PTR(test, true, l, !=, r)
+#define KUNIT_ASSERT_NULL(test, p)		__KUNIT_PTR(test, true, p, ==, NULL)
+#define KUNIT_ASSERT_NOT_NULL(test, p)		__KUNIT_PTR(test, true, p, !=, NULL)
+#define KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p)	__KUNIT_BOOL(test, true, !IS_ERR_OR_NULL(p), true)
+#define KUNIT_ASSERT_STREQ(test, l, r)		__KUNIT_STR(test, true, l, ==, r)
+#define KUNIT_ASSERT_STRNEQ(test, l, r)		__KUNIT_STR(test, true, l, !=, r)
+#define KUNIT_ASSERT_MEMEQ(test, l, r, n)	__KUNIT_MEM(test, true, l, ==, r, n)
+#define KUNIT_ASSERT_MEMNEQ(test, l, r, n)	__KUNIT_MEM(test, true, l, !=, r, n)
+
+#define KUNIT_EXPECT_TRUE_MSG(test, c, ...)	__KUNIT_BOOL(test, false, c, true, __VA_ARGS__)
+#define KUNIT_EXPECT_FALSE_MSG(test, c, ...)	__KUNIT_BOOL(test, false, c, false, __VA_ARGS__)
+#define KUNIT_EXPECT_EQ_MSG(test, l, r, ...)	__KUNIT_BINARY(test, false, l, ==, r, __VA_ARGS__)
+#define KUNIT_EXPECT_NE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, false, l, !=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_LT_MSG(test, l, r, ...)	__KUNIT_BINARY(test, false, l, <, r, __VA_ARGS__)
+#define KUNIT_EXPECT_LE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, false, l, <=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_GT_MSG(test, l, r, ...)	__KUNIT_BINARY(test, false, l, >, r, __VA_ARGS__)
+#define KUNIT_EXPECT_GE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, false, l, >=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_PTR_EQ_MSG(test, l, r, ...) __KUNIT_PTR(test, false, l, ==, r, __VA_ARGS__)
+#define KUNIT_EXPECT_NULL_MSG(test, p, ...)	__KUNIT_PTR(test, false, p, ==, NULL, __VA_ARGS__)
+#define KUNIT_EXPECT_NOT_NULL_MSG(test, p, ...)	__KUNIT_PTR(test, false, p, !=, NULL, __VA_ARGS__)
+#define KUNIT_EXPECT_STREQ_MSG(test, l, r, ...)	__KUNIT_STR(test, false, l, ==, r, __VA_ARGS__)
+#define KUNIT_EXPECT_MEMEQ_MSG(test, l, r, n, ...) __KUNIT_MEM(test, false, l, ==, r, n, __VA_ARGS__)
+#define KUNIT_ASSERT_TRUE_MSG(test, c, ...)	__KUNIT_BOOL(test, true, c, true, __VA_ARGS__)
+#define KUNIT_ASSERT_FALSE_MSG(test, c, ...)	__KUNIT_BOOL(test, true, c, false, __VA_ARGS__)
+#define KUNIT_ASSERT_EQ_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, ==, r, __VA_ARGS__)
+#define KUNIT_ASSERT_NE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, !=, r, __VA_ARGS__)
+#define KUNIT_ASSERT_GT_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, >, r, __VA_ARGS__)
+#define KUNIT_ASSERT_GE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, >=, r, __VA_ARGS__)
+#define KUNIT_ASSERT_NOT_NULL_MSG(test, p, ...)	__KUNIT_PTR(test, true, p, !=, NULL, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""tests/qemu_runner.py - boot the kernel in QEMU and judge what it prints.
+
+The kernel prints KTAP version 1 on its first serial port and, when all
+suites have run, writes to QEMU's isa-debug-exit port so that QEMU exits
+with status 33.  This runner boots a freshly made GRUB ISO headless, reads
+the serial output as it comes, and decides:
+
+  * every case reported "ok" and QEMU exited with 33  -> the run passed;
+  * a case reported "not ok"                          -> that case failed;
+  * the kernel panicked (QEMU exits with 35)          -> failure, naming the
+    suite and case that were running;
+  * QEMU exited on its own (a triple fault with -no-reboot) -> failure;
+  * nothing for --timeout seconds                      -> QEMU is killed and
+    the run fails, naming the case that hung;
+  * no KTAP plan, or fewer suites than planned         -> failure.
+
+Sub-commands (the Makefile calls them; each prints "N passed, N failed"
+as its last line where it runs tests):
+  iso       make a bootable ISO for a kernel and a command line
+  test      run the in-kernel suites once (make test-qemu)
+  selftest  prove the runner catches failing, crashing and hanging tests
+  bench     run the benchmarks and print their table (make bench)
+  all       host results + the QEMU matrix + the self-test (make test)
+"""
+
+import argparse
+import os
+import re
+import select
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+EXIT_TESTS_DONE = (0x10 << 1) | 1
+EXIT_PANIC = (0x11 << 1) | 1
+EXIT_BENCH_DONE = (0x12 << 1) | 1
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOG_DIR = os.path.join(ROOT, "build", "test-logs")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1bc")
+
+OVMF_PAIRS = [
+    ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd"),
+    ("/usr/share/OVMF/OVMF_CODE.fd", "/usr/share/OVMF/OVMF_VARS.fd"),
+    ("/usr/share/edk2/ovmf/OVMF_CODE.fd", "/usr/share/edk2/ovmf/OVMF_VARS.fd"),
+]
+
+
+# ---------------------------------------------------------------- the image
+
+def make_iso(kernel, cmdline, output):
+    """Build a hybrid BIOS/UEFI ISO whose GRUB boots KERNEL with CMDLINE."""
+    with open(os.path.join(ROOT, "iso", "grub.cfg")) as f:
+        template = f.read()
+    # Quote each word so GRUB's script parser leaves '*' and the like alone.
+    quoted = " ".join("'%s'" % w.replace("'", "") for w in cmdline.split())
+    with tempfile.TemporaryDirectory(prefix="kmem-iso-") as tree:
+        os.makedirs(os.path.join(tree, "boot", "grub"))
+        shutil.copy(kernel, os.path.join(tree, "boot", "kernel.elf"))
+        with open(os.path.join(tree, "boot", "grub", "grub.cfg"), "w") as f:
+            f.write(template.replace("@CMDLINE@", quoted))
+        done = subprocess.run(["grub-mkrescue", "-o", output, tree],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if done.returncode != 0:
+            sys.stderr.write(done.stdout.decode(errors="replace"))
+            raise SystemExit("qemu_runner: grub-mkrescue failed")
+
+
+# ---------------------------------------------------------------- QEMU
+
+def has_option(args, *names):
+    return any(a in names or any(a.startswith(n + "=") for n in names) for a in args)
+
+
+def qemu_command(iso, qemu_args, uefi, scratch):
+    """The QEMU command line: the user's options, plus what the runner needs."""
+    cmd = ["qemu-system-x86_64"]
+    if not has_option(qemu_args, "-machine", "-M"):
+        cmd += ["-machine", "pc"]
+    if not has_option(qemu_args, "-m"):
+        cmd += ["-m", "256M"]
+    cmd += ["-cdrom", iso, "-boot", "d", "-no-reboot",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    if "-nographic" not in qemu_args:
+        cmd += ["-display", "none", "-serial", "stdio", "-monitor", "none"]
+    if uefi:
+        cmd += ovmf_options(scratch)
+    return cmd + qemu_args
+
+
+def ovmf_options(scratch):
+    for code, varstore in OVMF_PAIRS:
+        if os.path.exists(code) and os.path.exists(varstore):
+            vars_copy = os.path.join(scratch, "OVMF_VARS.fd")
+            shutil.copy(varstore, vars_copy)
+            return ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
+                    "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy]
+    raise SystemExit("qemu_runner: no OVMF firmware found (apt-get install ovmf)")
+
+
+def run_qemu(cmd, timeout, log_path, echo=False, stop_when=None):
+    """Run QEMU, collecting serial lines.  Returns (status or None on timeout, lines)."""
+    lines, pending = [], b""
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    deadline = time.monotonic() + timeout
+    with open(log_path, "w") as log:
+        log.write("# " + " ".join(shlex.quote(c) for c in cmd) + "\n")
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        fd = proc.stdout.fileno()
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                proc.kill()
+                proc.wait()
+                return None, lines
+            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                line = ANSI.sub("", raw.decode(errors="replace")).replace("\r", "")
+                lines.append(line)
+                log.write(line + "\n")
+                if echo:
+                    print(line, flush=True)
+                if stop_when and stop_when(line):
+                    deadline = min(deadline, time.monotonic() + 10)
+        if pending:
+            lines.append(ANSI.sub("", pending.decode(errors="replace")).replace("\r", ""))
+        return proc.wait(), lines
+
+
+# ---------------------------------------------------------------- KTAP
+
+class Ktap:
+    """What a run's serial output says about its tests."""
+
+    RESULT = re.compile(r"^( *)(ok|not ok) (\d+) (.*?)(?: # (SKIP)\b ?(.*))?$")
+
+    def __init__(self, lines):
+        self.plan = None            # suites announced
+        self.suites_done = 0
+        self.cases = []             # (suite, case, status, diagnostics)
+        self.suite = None           # the suite running when output stopped
+        self.case = None            # the case running when output stopped
+        self.started = False
+        self.totals_seen = False
+        self.oops = []              # lines of oops/panic reports
+        diag = []
+        for line in lines:
+            if not self.started:
+                self.started = line.strip() == "KTAP version 1" and not line.startswith(" ")
+                continue
+            self._take(line, diag)
+
+    def _take(self, line, diag):
+        if self.plan is None and re.match(r"^1\.\.\d+$", line):
+            self.plan = int(line[3:])
+            return
+        m = re.match(r"^    # Subtest: (.*)$", line)
+        if m:
+            self.suite, self.case = m.group(1), None
+            return
+        m = re.match(r"^    # (\S+): running$", line)
+        if m:
+            self.case = m.group(1)
+            diag.clear()
+            return
+        if line.startswith("# Totals:"):
+            self.totals_seen = True
+            return
+        if re.search(r"Kernel panic|BUG:|Oops|fault: |invalid opcode|kernel BUG", line):
+            self.oops.append(line)
+        m = self.RESULT.match(line)
+        if not m:
+            if self.case:
+                diag.append(line)
+            return
+        indent, status = len(m.group(1)), m.group(2)
+        if indent == 0:
+            self.suites_done += 1
+            self.suite = self.case = None
+        elif indent == 4:
+            if m.group(5):
+                status = "skip"
+            self.cases.append((self.suite, m.group(4), status, list(diag)))
+            self.case = None
+            diag.clear()
+
+    def count(self, status):
+        return sum(1 for c in self.cases if c[2] == status)
+
+    def where(self):
+        if self.suite and self.case:
+            return "suite '%s', case '%s'" % (self.suite, self.case)
+        if self.suite:
+            return "suite '%s' (between cases)" % self.suite
+        return "no suite running" if self.started else "before the tests started"
+
+
+def judge(status, ktap, timeout):
+    """Problems with a run as a whole (beyond failed cases), as messages."""
+    problems = []
+    if status is None:
+        problems.append("TIMEOUT: no end after %ds; hung in %s" % (timeout, ktap.where()))
+    elif status == EXIT_PANIC:
+        problems.append("CRASH: the kernel panicked in %s" % ktap.where())
+    elif status != EXIT_TESTS_DONE:
+        problems.append("CRASH: QEMU exited with status %d in %s "
+                        "(a triple fault or reset ends QEMU under -no-reboot)"
+                        % (status, ktap.where()))
+    if not ktap.started:
+        problems.append("NO KTAP: the kernel never printed 'KTAP version 1'")
+    elif ktap.plan is None:
+        problems.append("NO PLAN: KTAP started but no '1..N' plan line")
+    elif status is not None and ktap.suites_done < ktap.plan:
+        problems.append("MISSING: %d of %d planned suites reported"
+                        % (ktap.suites_done, ktap.plan))
+    return problems
+
+
+# ---------------------------------------------------------------- one run
+
+class Run:
+    def __init__(self, name, passed, failed, skipped, problems, failures, seconds):
+        self.name, self.passed, self.failed, self.skipped = name, passed, failed, skipped
+        self.problems, self.failures, self.seconds = problems, failures, seconds
+
+    def summary(self):
+        return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
+
+
+def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False):
+    """Boot KERNEL with 'kunit', judge the output, return a Run."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="kmem-run-") as scratch:
+        iso = os.path.join(scratch, "kmem.iso")
+        make_iso(kernel, "kunit kunit.filter_glob=%s" % glob, iso)
+        cmd = qemu_command(iso, qemu_args, uefi, scratch)
+        status, lines = run_qemu(cmd, timeout, os.path.join(LOG_DIR, name + ".log"), echo,
+                                 stop_when=lambda l: l.startswith("# Totals:"))
+    ktap = Ktap(lines)
+    problems = judge(status, ktap, timeout)
+    failures = [c for c in ktap.cases if c[2] == "not ok"]
+    return Run(name, ktap.count("ok"), len(failures) + (1 if problems else 0),
+               ktap.count("skip"), problems, (failures, ktap.oops),
+               time.monotonic() - start)
+
+
+def report(run):
+    failures, oops = run.failures
+    for suite, case, _, diag in failures:
+        print("  FAILED %s.%s" % (suite, case))
+        for d in diag[-12:]:
+            print("      " + d.strip())
+    for p in run.problems:
+        print("  " + p)
+        for line in oops[-6:]:
+            print("      " + line.strip())
+    print("  %s: %s (%.1f s; log: build/test-logs/%s.log)"
+          % (run.name, run.summary(), run.seconds, run.name), flush=True)
+
+
+def split_config(options):
+    """'uefi -machine q35 ...' -> (True, ['-machine', 'q35', ...])"""
+    words = shlex.split(options)
+    uefi = bool(words) and words[0] == "uefi"
+    return uefi, words[1:] if uefi else words
+
+
+# ---------------------------------------------------------------- self-test
+
+SELFTESTS = [
+    # (what it proves, glob, timeout, check(run, lines-of-report) -> bool)
+    ("a failing KUNIT_EXPECT fails the run, naming suite and case",
+     "selftest_expect", 120,
+     lambda r: r.failed >= 1 and any(f[0] == "selftest_expect" and f[1] == "failing_expectation"
+                                     for f in r.failures[0]) and r.passed >= 1),
+    ("a page fault inside a case fails that case, and the next case still runs",
+     "selftest_fault", 120,
+     lambda r: any(f[1] == "null_dereference" for f in r.failures[0]) and r.passed >= 1
+     and not r.problems),
+    ("an endless loop is stopped by the timeout, naming suite and case",
+     "selftest_hang", 25,
+     lambda r: any("TIMEOUT" in p and "selftest_hang" in p and "endless_loop" in p
+                   for p in r.problems)),
+    ("a triple fault (QEMU exits by itself) fails the run, naming the case",
+     "selftest_triple", 120,
+     lambda r: any("CRASH" in p and "triple_fault" in p for p in r.problems)),
+    ("a panic fails the run, naming the case",
+     "selftest_panic", 120,
+     lambda r: any("panicked" in p and "calls_panic" in p for p in r.problems)),
+    ("a passing suite passes",
+     "selftest_pass", 120,
+     lambda r: r.passed >= 1 and r.failed == 0 and not r.problems),
+]
+
+
+def selftest(kernel):
+    passed = failed = 0
+    print("runner self-test: each run below is meant to fail in one way; "
+          "the runner must notice exactly that", flush=True)
+    for what, glob, timeout, check in SELFTESTS:
+        run = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M"], False, timeout,
+                        "selftest-" + glob)
+        ok = check(run)
+        passed, failed = passed + ok, failed + (not ok)
+        print("%s - %s" % ("ok" if ok else "not ok", what), flush=True)
+        if not ok:
+            report(run)
+    return passed, failed
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_test(a):
+    uefi = a.uefi
+    run = run_tests(a.kernel, a.tests, shlex.split(a.qemu_args), uefi, a.timeout,
+                    "test-qemu", echo=a.verbose)
+    report(run)
+    print(run.summary().replace(", 0 skipped", ""))
+    return 1 if run.failed else 0
+
+
+def cmd_selftest(a):
+    passed, failed = selftest(a.selftest_kernel)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def cmd_bench(a):
+    qemu_args = shlex.split(a.qemu_args)
+    if not a.wall:
+        qemu_args = ["-icount", "shift=0,align=off,sleep=off"] + qemu_args
+    with tempfile.TemporaryDirectory(prefix="kmem-bench-") as scratch:
+        iso = os.path.join(scratch, "kmem.iso")
+        make_iso(a.kernel, "bench bench.filter_glob=%s" % a.bench, iso)
+        status, lines = run_qemu(qemu_command(iso, qemu_args, False, scratch), a.timeout,
+                                 os.path.join(LOG_DIR, "bench.log"))
+    print("make bench: %s; figures are %s" % (
+        " ".join(qemu_args), "wall-clock TSC cycles" if a.wall else
+        "guest instructions (QEMU -icount: the TSC counts instructions, identical every run)"))
+    for line in lines:
+        if line.startswith("bench: "):
+            print(line[7:])
+    if status != EXIT_BENCH_DONE:
+        print("bench: QEMU ended with status %s; see build/test-logs/bench.log" % status)
+        return 1
+    return 0
+
+
+def read_host_results(path):
+    try:
+        with open(path) as f:
+            m = re.search(r"(\d+) passed, (\d+) failed", f.read())
+    except OSError:
+        m = None
+    if not m:
+        print("host tests: no results in %s" % path)
+        return 0, 1
+    return int(m.group(1)), int(m.group(2))
+
+
+def cmd_all(a):
+    passed, failed = read_host_results(a.host_results)
+    skipped = 0
+    print("host tests: %d passed, %d failed" % (passed, failed), flush=True)
+    with open(a.matrix) as f:
+        configs = [l.split(None, 1) for l in f if l.strip() and not l.startswith("#")]
+    for name, options in configs:
+        uefi, qemu_args = split_config(options)
+        print("=== %s: %s" % (name, options.strip()), flush=True)
+        run = run_tests(a.kernel, a.tests, qemu_args, uefi, a.timeout, name)
+        report(run)
+        passed, failed, skipped = passed + run.passed, failed + run.failed, skipped + run.skipped
+    print("=== runner self-test", flush=True)
+    p, f = selftest(a.selftest_kernel)
+    passed, failed = passed + p, failed + f
+    print("%d passed, %d failed%s" % (passed, failed,
+                                      ", %d skipped" % skipped if skipped else ""))
+    return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("iso")
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--output", required=True)
+    p.add_argument("--cmdline", default="")
+    for name in ("test", "bench", "all"):
+        p = sub.add_parser(name)
+        p.add_argument("--kernel", required=True)
+        p.add_argument("--qemu-args", default="")
+        p.add_argument("--timeout", type=int, default=300)
+        p.add_argument("--tests", default="*")
+        p.add_argument("--uefi", action="store_true")
+        p.add_argument("--verbose", "-v", action="store_true")
+        p.add_argument("--bench", default="*")
+        p.add_argument("--wall", action="store_true")
+        p.add_argument("--selftest-kernel")
+        p.add_argument("--matrix")
+        p.add_argument("--host-results")
+    p = sub.add_parser("selftest")
+    p.add_argument("--selftest-kernel", required=True)
+    a = ap.parse_args()
+    if a.command == "iso":
+        make_iso(a.kernel, a.cmdline, a.output)
+        return 0
+    return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
+            "all": cmd_all}[a.command](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+/*
+ * tests/selftest/selftest.c - suites that fail on purpose.
+ *
+ * They are linked only into build/selftest.elf, never into the kernel that
+ * `make test` judges.  The runner boots that kernel once per suite below
+ * and checks that it reports each kind of breakage as it should: a failed
+ * expectation, a fault inside a case (and recovery after it), an endless
+ * loop, a triple fault and a panic.  If the runner ever stopped noticing
+ * one of these, its self-test would fail and so would `make test`.
+ */
+#include "kunit/test.h"
+#include "kernel/panic.h"
+#include "arch/x86_64/cpu.h"
+
+static void passing_case(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 2 + 2, 4);
+}
+
+static void failing_expectation(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 2 + 2, 5);
+}
+
+static struct kunit_case expect_cases[] = {
+	KUNIT_CASE(failing_expectation),
+	KUNIT_CASE(passing_case),
+	{}
+};
+static struct kunit_suite expect_suite = { .name = "selftest_expect", .test_cases = expect_cases };
+
+static void null_dereference(struct kunit *test)
+{
+	volatile int *p = NULL;
+
+	KUNIT_EXPECT_EQ(test, *p, 0);
+}
+
+static struct kunit_case fault_cases[] = {
+	KUNIT_CASE(null_dereference),
+	KUNIT_CASE(passing_case),	/* proves the kernel went on after the oops */
+	{}
+};
+static struct kunit_suite fault_suite = { .name = "selftest_fault", .test_cases = fault_cases };
+
+static void endless_loop(struct kunit *test)
+{
+	(void)test;
+	for (;;)
+		barrier();
+}
+
+static struct kunit_case hang_cases[] = {
+	KUNIT_CASE(endless_loop),
+	{}
+};
+static struct kunit_suite hang_suite = { .name = "selftest_hang", .test_cases = hang_cases };
+
+/* An empty IDT: the next exception cannot be delivered, nor can the double
+ * fault that follows, and the CPU resets (QEMU exits under -no-reboot). */
+static void triple_fault(struct kunit *test)
+{
+	struct { u16 limit; u64 base; } __packed empty = { 0, 0 };
+
+	(void)test;
+	__asm__ __volatile__("lidt %0; int3" : : "m"(empty));
+}
+
+static struct kunit_case triple_cases[] = {
+	KUNIT_CASE(triple_fault),
+	{}
+};
+static struct kunit_suite triple_suite = { .name = "selftest_triple", .test_cases = triple_cases };
+
+static void calls_panic(struct kunit *test)
+{
+	(void)test;
+	panic("selftest: deliberate panic");
+}
+
+static struct kunit_case panic_cases[] = {
+	KUNIT_CASE(calls_panic),
+	{}
+};
+static struct kunit_suite panic_suite = { .name = "selftest_panic", .test_cases = panic_cases };
+
+static struct kunit_case pass_cases[] = {
+	KUNIT_CASE(passing_case),
+	{}
+};
+static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
+
+kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
+		  &pass_suite);
