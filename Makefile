@@ -51,6 +51,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-mno-red-zone -mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mno-avx \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fno-common \
+	-fno-delete-null-pointer-checks \
 	-MMD -MP -I. -Itests
 # Test code compares values of mixed signedness all the time, as Linux's does.
 TEST_KCFLAGS := -Wno-sign-compare

@@ -17,6 +17,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/multiboot2.h"
+#include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/power.h"
 #include "arch/x86_64/serial.h"
@@ -63,6 +64,7 @@ void kmain(u32 magic, u32 info)
 	pr_info("kmem: a kernel about memory allocation, booting on x86-64\n");
 	if (multiboot2_parse(magic, info))
 		panic("not started by a multiboot2 boot loader");
+	zap_boot_identity_map();
 	cmdline_init(boot_info.cmdline);
 	console_set_level(cmdline_get_ulong("loglevel", 6));
 	pr_info("Command line: %s\n", boot_info.cmdline);

@@ -86,8 +86,16 @@ void oops_end(void)
 	panic("Fatal exception");
 }
 
-/** set_oops_catcher - call @fn (which must not return) instead of panicking */
-void set_oops_catcher(oops_catcher_t fn)
+/**
+ * set_oops_catcher - call @fn (which must not return) instead of panicking
+ * @fn: the catcher, or NULL for none
+ *
+ * Return: the catcher it replaces, so a nested user can put it back.
+ */
+oops_catcher_t set_oops_catcher(oops_catcher_t fn)
 {
+	oops_catcher_t old = oops_catcher;
+
 	oops_catcher = fn;
+	return old;
 }

@@ -54,6 +54,6 @@ void dump_stack(void);
 int oops_begin(void);
 __noreturn void oops_end(void);
 typedef void (*oops_catcher_t)(void);
-void set_oops_catcher(oops_catcher_t fn);
+oops_catcher_t set_oops_catcher(oops_catcher_t fn);
 
 #endif

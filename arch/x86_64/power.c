@@ -31,6 +31,9 @@ void machine_power_off(void)
 {
 	local_irq_disable();
 	acpi_power_off();
+	/* The machine goes off a moment after the write, not at once. */
+	for (int i = 0; i < 50000000; i++)
+		cpu_relax();
 	pr_emerg("power off failed: halting\n");
 	for (;;)
 		halt();

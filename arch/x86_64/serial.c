@@ -21,8 +21,10 @@
 #define LSR_THR_EMPTY	0x20
 #define LCR_DLAB	0x80
 #define LCR_8N1		0x03
+#define MCR_DTR_RTS	0x03
+#define MCR_LOOP	0x10
 
-/** serial_init - program COM1 for 115200 baud, 8N1, FIFOs on, no interrupts */
+/** serial_init - program COM1 for 115200 baud, 8N1, no interrupts */
 void serial_init(void)
 {
 	outb(COM1 + UART_IER, 0);
@@ -30,8 +32,11 @@ void serial_init(void)
 	outb(COM1 + UART_DATA, 1);		/* 115200 = 115200 / 1 */
 	outb(COM1 + UART_IER, 0);
 	outb(COM1 + UART_LCR, LCR_8N1);
-	outb(COM1 + UART_FCR, 0xc7);		/* enable and clear FIFOs */
-	outb(COM1 + UART_MCR, 0x03);		/* DTR, RTS */
+	/*
+	 * The FIFO control register is left as the firmware set it: enabling
+	 * or clearing FIFOs would throw away what the user already typed.
+	 */
+	outb(COM1 + UART_MCR, MCR_DTR_RTS);
 }
 
 /** serial_putc - send one byte, waiting for room; '\n' becomes "\r\n" */
@@ -67,4 +72,16 @@ char serial_getc(void)
 	while ((c = serial_getc_nowait()) < 0)
 		__asm__ __volatile__("pause");
 	return (char)c;
+}
+
+/**
+ * serial_set_loopback - connect the UART's output to its own input
+ * @on: true for loopback, false for the normal line
+ *
+ * In loopback what is sent comes back as received data and nothing reaches
+ * the outside; the serial round-trip test uses it.
+ */
+void serial_set_loopback(bool on)
+{
+	outb(COM1 + UART_MCR, MCR_DTR_RTS | (on ? MCR_LOOP : 0));
 }

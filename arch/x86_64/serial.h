@@ -9,5 +9,6 @@ void serial_putc(char c);
 void serial_write(const char *s, size_t len);
 int serial_getc_nowait(void);
 char serial_getc(void);
+void serial_set_loopback(bool on);
 
 #endif

@@ -33,7 +33,7 @@ static void null_dereference(struct kunit *test)
 {
 	volatile int *p = NULL;
 
-	KUNIT_EXPECT_EQ(test, *p, 0);
+	KUNIT_EXPECT_EQ(test, *p, 0);	/* page 0 is not mapped: a page fault */
 }
 
 static struct kunit_case fault_cases[] = {

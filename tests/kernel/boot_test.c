@@ -1,0 +1,71 @@
+/*
+ * tests/kernel/boot_test.c - what boot must have established before any
+ * allocator runs: GRUB's information parsed, the kernel where the linker
+ * put it, the firmware tables found and checked.
+ */
+#include "kunit/test.h"
+#include "kernel/cmdline.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/multiboot2.h"
+#include "arch/x86_64/page.h"
+
+extern const char _text[], _etext[], _rodata[], _data[], _end[];
+
+static void memory_map_has_ram(struct kunit *test)
+{
+	u64 usable = 0;
+
+	KUNIT_ASSERT_GT(test, boot_info.nr_mmap, 0);
+	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
+		if (boot_info.mmap[i].type == MEMORY_AVAILABLE)
+			usable += boot_info.mmap[i].length;
+	}
+	/* The smallest machine we test has 64 MiB. */
+	KUNIT_EXPECT_GT(test, usable, 60ULL << 20);
+}
+
+static void kernel_is_loaded_above_1mib(struct kunit *test)
+{
+	KUNIT_EXPECT_GE(test, __pa(_text), 0x100000UL);
+	KUNIT_EXPECT_EQ(test, (unsigned long)_text & ~PAGE_MASK, 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)_rodata & ~PAGE_MASK, 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)_data & ~PAGE_MASK, 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)_text >> 31, KERNEL_VMA >> 31);
+}
+
+static void command_line_reaches_the_kernel(struct kunit *test)
+{
+	char glob[64];
+
+	KUNIT_EXPECT_TRUE(test, cmdline_has("kunit"));
+	KUNIT_EXPECT_TRUE(test, cmdline_get("kunit.filter_glob", glob, sizeof(glob)));
+	KUNIT_EXPECT_FALSE(test, cmdline_has("kuni"));
+}
+
+static void acpi_tables_found(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, boot_info.rsdp_len >= 20, true);
+	KUNIT_EXPECT_NOT_NULL(test, acpi_find_table("FACP"));
+	KUNIT_EXPECT_NOT_NULL(test, acpi_find_table("APIC"));
+	KUNIT_EXPECT_NULL(test, acpi_find_table("NONE"));
+}
+
+static void long_mode_with_nx(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, read_cr0() & X86_CR0_PG);
+	KUNIT_EXPECT_TRUE(test, read_cr0() & X86_CR0_WP);
+	KUNIT_EXPECT_TRUE(test, read_cr4() & X86_CR4_PAE);
+	KUNIT_EXPECT_TRUE(test, rdmsr(MSR_EFER) & EFER_NXE);
+}
+
+static struct kunit_case boot_cases[] = {
+	KUNIT_CASE(memory_map_has_ram),
+	KUNIT_CASE(kernel_is_loaded_above_1mib),
+	KUNIT_CASE(command_line_reaches_the_kernel),
+	KUNIT_CASE(acpi_tables_found),
+	KUNIT_CASE(long_mode_with_nx),
+	{}
+};
+static struct kunit_suite boot_suite = { .name = "boot", .test_cases = boot_cases };
+kunit_test_suite(boot_suite);
