@@ -31,6 +31,29 @@ static void sort_u64(u64 *v, int n)
 	}
 }
 
+/* Calibration rows first, then by name, so related rows stand together. */
+static bool row_before(const struct result *a, const struct result *b)
+{
+	bool cal_a = !strncmp(a->b->name, "calibration", 11);
+	bool cal_b = !strncmp(b->b->name, "calibration", 11);
+
+	if (cal_a != cal_b)
+		return cal_a;
+	return strcmp(a->b->name, b->b->name) < 0;
+}
+
+static void sort_rows(struct result *rows, int n)
+{
+	for (int i = 1; i < n; i++) {
+		struct result x = rows[i];
+		int j = i;
+
+		for (; j > 0 && row_before(&x, &rows[j - 1]); j--)
+			rows[j] = rows[j - 1];
+		rows[j] = x;
+	}
+}
+
 static u64 measure(const struct benchmark *b)
 {
 	u64 samples[BENCH_SAMPLES];
@@ -83,6 +106,7 @@ void bench_run_all(const char *glob)
 		if (glob_match(glob, (*b)->name))
 			rows[n++] = (struct result){ *b, measure(*b) };
 	}
+	sort_rows(rows, n);
 	printk("bench: %-44s %12s  %s\n", "benchmark", "cycles/op", "ratio");
 	for (int i = 0; i < n; i++)
 		print_row(&rows[i], rows[i].b->baseline ?
