@@ -1,9 +1,10 @@
 /*
  * arch/x86_64/acpi.c - walk the RSDT/XSDT, verify checksums, power off.
  *
- * Tables are read through acpi_map().  The firmware puts them below 4 GiB,
- * in memory the memory map marks "ACPI data" or "reserved", which the boot
- * page tables map (all of the low 4 GiB at PAGE_OFFSET).
+ * Tables are read through acpi_map(), which memremap()s them: the firmware
+ * puts them in memory the memory map calls "ACPI data" or "reserved", which
+ * the direct map does not cover.  The list keeps physical addresses and
+ * maps a table each time it is asked for (mapping is idempotent and cheap).
  *
  * Powering off is ACPI's S5 sleep state: write SLP_TYPa | SLP_EN to the
  * PM1a control port named by the FADT.  SLP_TYPa is the first number of the
@@ -14,7 +15,7 @@
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/page.h"
+#include "arch/x86_64/pgtable.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
@@ -39,12 +40,15 @@ struct acpi_rsdp {
 #define FADT_PM1B_CNT_BLK	68
 #define FADT_X_DSDT		140
 
-static const struct acpi_table_header *tables[ACPI_MAX_TABLES];
+static u64 tables[ACPI_MAX_TABLES];	/* physical addresses of checked tables */
 static unsigned int nr_tables;
 
-static const void *acpi_map(u64 phys)
+/* Map the table at @phys, header first to learn its length. */
+static const struct acpi_table_header *acpi_map(u64 phys)
 {
-	return __va(phys);
+	const struct acpi_table_header *t = memremap(phys, sizeof(*t));
+
+	return t ? memremap(phys, t->length) : NULL;
 }
 
 static bool checksum_ok(const void *p, u32 len)
@@ -61,13 +65,15 @@ static void add_table(u64 phys)
 {
 	const struct acpi_table_header *t = acpi_map(phys);
 
+	if (!t)
+		return;
 	if (!checksum_ok(t, t->length)) {
 		pr_err("ACPI: table %.4s at %#llx has a bad checksum; ignored\n",
 		       t->signature, (unsigned long long)phys);
 		return;
 	}
 	if (nr_tables < ACPI_MAX_TABLES)
-		tables[nr_tables++] = t;
+		tables[nr_tables++] = phys;
 	pr_info("ACPI: %.4s %#010llx %06x (v%02u %.6s)\n", t->signature,
 		(unsigned long long)phys, t->length, t->revision, t->oem_id);
 }
@@ -93,7 +99,7 @@ int acpi_init(void)
 	xsdt = rsdp->revision >= 2 && boot_info.rsdp_len >= sizeof(*rsdp) &&
 	       checksum_ok(rsdp, sizeof(*rsdp)) && rsdp->xsdt_address;
 	sdt = acpi_map(xsdt ? rsdp->xsdt_address : rsdp->rsdt_address);
-	if (!checksum_ok(sdt, sdt->length)) {
+	if (!sdt || !checksum_ok(sdt, sdt->length)) {
 		pr_err("ACPI: %s has a bad checksum; running without ACPI\n", xsdt ? "XSDT" : "RSDT");
 		return -1;
 	}
@@ -113,8 +119,10 @@ int acpi_init(void)
 const struct acpi_table_header *acpi_find_table(const char *signature)
 {
 	for (unsigned int i = 0; i < nr_tables; i++) {
-		if (!memcmp(tables[i]->signature, signature, 4))
-			return tables[i];
+		const struct acpi_table_header *t = acpi_map(tables[i]);
+
+		if (t && !memcmp(t->signature, signature, 4))
+			return t;
 	}
 	return NULL;
 }
@@ -166,7 +174,7 @@ void acpi_power_off(void)
 	if (!dsdt_phys)
 		dsdt_phys = fadt_u32(fadt, FADT_DSDT);
 	dsdt = acpi_map(dsdt_phys);
-	slp_typ = find_s5_sleep_type(dsdt);
+	slp_typ = dsdt ? find_s5_sleep_type(dsdt) : -1;
 	pm1a = fadt_u32(fadt, FADT_PM1A_CNT_BLK);
 	pm1b = fadt_u32(fadt, FADT_PM1B_CNT_BLK);
 	if (slp_typ < 0 || !pm1a) {

@@ -19,6 +19,7 @@
 #define KERNEL_VMA	0xffffffff80000000UL
 #define VMALLOC_START	0xffffc90000000000UL
 #define VMALLOC_END	0xffffe8ffffffffffUL
+#define VMEMMAP_START	0xffffea0000000000UL	/* struct page array, as Linux */
 
 typedef u64 phys_addr_t;
 

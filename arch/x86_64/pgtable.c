@@ -1,18 +1,289 @@
 /*
- * arch/x86_64/pgtable.c - changes to the page tables boot/entry.asm built.
+ * arch/x86_64/pgtable.c - building and changing the kernel's page tables.
  *
- * The boot tables map low memory three ways (see boot/entry.asm).  Once
- * kmain runs in the high half, the identity map is only a trap: with it, a
- * NULL pointer dereference reads physical address 0 instead of faulting.
+ * boot/entry.asm starts the kernel on temporary tables that map the low
+ * 4 GiB three ways.  paging_init() replaces them with the kernel's own:
+ *
+ *   PAGE_OFFSET + phys   every RAM range (and nothing else), RW + NX, with
+ *                        1 GiB pages where the CPU has them and the range is
+ *                        aligned, else 2 MiB pages, else 4 KiB at the edges;
+ *   KERNEL_VMA + phys    the kernel image with 4 KiB pages: text RX, rodata
+ *                        R + NX, data and bss RW + NX (W^X), and the page
+ *                        under the boot stack left unmapped as a guard.
+ *
+ * There is no identity map any more, so a NULL dereference faults.  Other
+ * mappings (the struct page array, firmware tables through memremap(),
+ * device registers through ioremap(), and later vmalloc) are added with
+ * map_kernel_range() and map_kernel_page().  New page-table pages come from
+ * an allocator mm/ registers (memblock at boot, the buddy allocator after).
+ * Nothing here flushes other CPUs' TLBs: callers that unmap use
+ * flush_tlb_kernel_range().
  */
 #include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/page.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define PGDIR_SHIFT	39
+#define PUD_SHIFT	30	/* a PDPT entry covers 1 GiB */
+#define PMD_SHIFT	21	/* a PD entry covers 2 MiB */
+#define PTRS_PER_TABLE	512
+#define PUD_SIZE	(1UL << PUD_SHIFT)
+#define PMD_SIZE	(1UL << PMD_SHIFT)
+
+/* Entries that point to a lower table: the lower table decides the rest. */
+#define _PAGE_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY)
+
+extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
+extern const char boot_stack_guard[];
+
+static u64 *init_top_pgt;	/* the PML4 every CPU uses after paging_init() */
+static phys_addr_t (*alloc_table_page)(void);
+static bool has_gbpages;
+
+static unsigned int pt_index(unsigned long va, unsigned int level)
+{
+	return (va >> (PAGE_SHIFT + 9 * (level - 1))) & (PTRS_PER_TABLE - 1);
+}
+
+/** pgtable_set_allocator - where new page-table pages come from (zeroed, page-aligned) */
+void pgtable_set_allocator(phys_addr_t (*alloc_zeroed_page)(void))
+{
+	alloc_table_page = alloc_zeroed_page;
+}
+
+static u64 *current_top(void)
+{
+	return init_top_pgt ? init_top_pgt : __va(read_cr3() & PAGE_MASK);
+}
+
+/*
+ * The entry for @va at @level (4 = PML4 ... 1 = PT), creating the tables on
+ * the way when @create.  Returns NULL if a table is missing (or cannot be
+ * allocated) or a large page is in the way.
+ */
+static u64 *walk(unsigned long va, unsigned int level, bool create)
+{
+	u64 *table = current_top();
+
+	for (unsigned int l = 4; l > level; l--) {
+		u64 *entry = &table[pt_index(va, l)];
+
+		if (!(*entry & _PAGE_PRESENT)) {
+			phys_addr_t page;
+
+			if (!create || !alloc_table_page || !(page = alloc_table_page()))
+				return NULL;
+			*entry = page | _PAGE_TABLE;
+		} else if (*entry & _PAGE_PSE) {
+			return NULL;
+		}
+		table = __va(*entry & PTE_PFN_MASK);
+	}
+	return &table[pt_index(va, level)];
+}
+
+static int set_entry(unsigned long va, phys_addr_t pa, pgprot_t prot, unsigned int level)
+{
+	u64 *entry = walk(va, level, true);
+	u64 large = level > 1 ? _PAGE_PSE : 0;
+
+	if (!entry) {
+		pr_err("pgtable: cannot map %#lx (no memory for a table, or a large page in the way)\n",
+		       va);
+		return -1;
+	}
+	*entry = pa | pgprot_val(prot) | large;
+	return 0;
+}
 
 /**
- * zap_boot_identity_map - unmap virtual 0..512 GiB (PML4 entry 0)
+ * map_kernel_page - map one 4 KiB page
+ * @va: kernel virtual address, page-aligned
+ * @pa: physical address, page-aligned
+ * @prot: PAGE_KERNEL and friends
  *
- * Context: early boot, one CPU, before anything runs from low addresses.
+ * Context: may allocate page-table pages; caller serialises.
+ * Return: 0, or -1 if a page table could not be allocated.
+ */
+int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot)
+{
+	return set_entry(va, pa, prot, 1);
+}
+
+/**
+ * map_kernel_range - map [@va, @va+@size) to [@pa, ...) with the largest pages that fit
+ *
+ * Return: 0, or -1 if a page table could not be allocated.
+ */
+int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot)
+{
+	unsigned long end = va + size;
+
+	while (va < end) {
+		unsigned int level = 1;
+		unsigned long step = PAGE_SIZE;
+
+		if (has_gbpages && IS_ALIGNED(va | pa, PUD_SIZE) && end - va >= PUD_SIZE) {
+			level = 3;
+			step = PUD_SIZE;
+		} else if (IS_ALIGNED(va | pa, PMD_SIZE) && end - va >= PMD_SIZE) {
+			level = 2;
+			step = PMD_SIZE;
+		}
+		if (set_entry(va, pa, prot, level))
+			return -1;
+		va += step;
+		pa += step;
+	}
+	return 0;
+}
+
+/**
+ * lookup_kernel_pte - the entry that maps @va, at whatever level
+ * @va: kernel virtual address
+ * @level: set to 1 (4 KiB), 2 (2 MiB) or 3 (1 GiB)
+ *
+ * Return: a pointer to the present entry, or NULL if @va is not mapped.
+ */
+u64 *lookup_kernel_pte(unsigned long va, unsigned int *level)
+{
+	u64 *table = current_top();
+
+	for (unsigned int l = 4; l >= 1; l--) {
+		u64 *entry = &table[pt_index(va, l)];
+
+		if (!(*entry & _PAGE_PRESENT))
+			return NULL;
+		if (l == 1 || *entry & _PAGE_PSE) {
+			*level = l;
+			return entry;
+		}
+		table = __va(*entry & PTE_PFN_MASK);
+	}
+	return NULL;
+}
+
+/** kernel_page_mapped - is there a present mapping for @va? */
+bool kernel_page_mapped(unsigned long va)
+{
+	unsigned int level;
+
+	return lookup_kernel_pte(va, &level) != NULL;
+}
+
+/**
+ * unmap_kernel_page - clear the 4 KiB mapping of @va
+ *
+ * The TLB is not flushed: the caller must (flush_tlb_kernel_range()).
+ * Return: the old entry (0 if there was none).
+ */
+u64 unmap_kernel_page(unsigned long va)
+{
+	u64 *entry = walk(va, 1, false), old;
+
+	if (!entry)
+		return 0;
+	old = *entry;
+	*entry = 0;
+	return old;
+}
+
+static void map_image_part(const char *start, const char *end, pgprot_t prot)
+{
+	for (unsigned long va = (unsigned long)start; va < (unsigned long)end; va += PAGE_SIZE) {
+		if (va == (unsigned long)boot_stack_guard)
+			continue;	/* the guard stays unmapped */
+		map_kernel_page(va, __pa((void *)va), prot);
+	}
+}
+
+/**
+ * paging_init - build the kernel's page tables and switch to them
+ * @ram: the RAM ranges to put in the direct map
+ * @nr_ranges: how many
+ *
+ * Context: boot CPU, once, after pgtable_set_allocator().  Everything that
+ * was reachable only through the boot identity map or the boot map of the
+ * low 4 GiB is gone afterwards: use memremap() or ioremap() for it.
+ */
+void paging_init(const struct phys_range *ram, unsigned int nr_ranges)
+{
+	u32 a, b, c, d;
+	phys_addr_t top;
+
+	cpuid(0x80000001, 0, &a, &b, &c, &d);
+	has_gbpages = d & (1U << 26);
+	top = alloc_table_page();
+	if (!top)
+		panic("paging_init: no memory for the top-level page table");
+	/* Build the new tables while the boot tables are live; switch at the end. */
+	init_top_pgt = __va(top);
+	for (unsigned int i = 0; i < nr_ranges; i++) {
+		if (map_kernel_range((unsigned long)__va(ram[i].start), ram[i].start,
+				     ram[i].end - ram[i].start, PAGE_KERNEL))
+			panic("paging_init: no memory for the direct map's tables");
+	}
+	map_image_part(_text, _etext, PAGE_KERNEL_RX);
+	map_image_part(_rodata, _erodata, PAGE_KERNEL_RO);
+	map_image_part(_data, _end, PAGE_KERNEL);
+	write_cr3(top);
+	pr_info("paging: direct map of %u RAM ranges with %s pages, kernel image W^X\n",
+		nr_ranges, has_gbpages ? "1 GiB/2 MiB" : "2 MiB");
+}
+
+/** paging_ready - true once the kernel runs on its own page tables */
+bool paging_ready(void)
+{
+	return init_top_pgt != NULL;
+}
+
+static void *remap(phys_addr_t phys, size_t size, pgprot_t prot)
+{
+	phys_addr_t start = ALIGN_DOWN(phys, PAGE_SIZE), end = ALIGN(phys + size, PAGE_SIZE);
+
+	for (phys_addr_t p = start; p < end; p += PAGE_SIZE) {
+		unsigned long va = (unsigned long)__va(p);
+
+		if (!kernel_page_mapped(va) && map_kernel_page(va, p, prot))
+			return NULL;
+	}
+	return __va(phys);
+}
+
+/**
+ * memremap - make firmware memory (ACPI tables...) readable, write-back cached
+ * @phys: physical address
+ * @size: bytes
+ *
+ * Maps the range at the address the direct map would give it
+ * (PAGE_OFFSET + phys) if it is not mapped already, so the same physical
+ * address always has the same virtual one.  Mappings are never removed.
+ * Context: may allocate page-table pages.
+ * Return: the virtual address, or NULL if a page table could not be allocated.
+ */
+void *memremap(phys_addr_t phys, size_t size)
+{
+	return remap(phys, size, PAGE_KERNEL);
+}
+
+/**
+ * ioremap - make device registers (local APIC, I/O APIC...) addressable, uncached
+ *
+ * Like memremap(), with caching disabled (PCD | PWT).
+ * Return: the virtual address, or NULL if a page table could not be allocated.
+ */
+void *ioremap(phys_addr_t phys, size_t size)
+{
+	return remap(phys, size, PAGE_KERNEL_NOCACHE);
+}
+
+/**
+ * zap_boot_identity_map - unmap virtual 0..512 GiB (PML4 entry 0) of the boot tables
+ *
+ * Called as soon as kmain runs in the high half, so that NULL faults even
+ * before paging_init().  Context: early boot, one CPU.
  */
 void zap_boot_identity_map(void)
 {

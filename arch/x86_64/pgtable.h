@@ -1,7 +1,62 @@
-/* arch/x86_64/pgtable.h - the kernel's page tables. */
+/*
+ * arch/x86_64/pgtable.h - the kernel's page tables: entries and mappings.
+ *
+ * x86-64 4-level paging: a virtual address is split into four 9-bit
+ * indexes (PML4, PDPT, PD, PT) and a 12-bit offset.  An entry in the PDPT
+ * or PD may map a whole 1 GiB or 2 MiB page (_PAGE_PSE) instead of pointing
+ * to the next table.  All kernel mappings live in one set of tables shared
+ * by every CPU (init_top_pgt).
+ */
 #ifndef ARCH_X86_64_PGTABLE_H
 #define ARCH_X86_64_PGTABLE_H
 
+#include "lib/compiler.h"
+#include "arch/x86_64/page.h"
+
+#define _PAGE_PRESENT	(1UL << 0)
+#define _PAGE_RW	(1UL << 1)
+#define _PAGE_USER	(1UL << 2)
+#define _PAGE_PWT	(1UL << 3)
+#define _PAGE_PCD	(1UL << 4)
+#define _PAGE_ACCESSED	(1UL << 5)
+#define _PAGE_DIRTY	(1UL << 6)
+#define _PAGE_PSE	(1UL << 7)
+#define _PAGE_GLOBAL	(1UL << 8)
+#define _PAGE_NX	(1UL << 63)
+#define PTE_PFN_MASK	0x000ffffffffff000UL
+
+typedef struct {
+	u64 pgprot;
+} pgprot_t;
+
+#define __pgprot(x)	((pgprot_t){ (x) })
+#define pgprot_val(p)	((p).pgprot)
+
+#define __PAGE_KERNEL_BASE	(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY)
+#define PAGE_KERNEL		__pgprot(__PAGE_KERNEL_BASE | _PAGE_RW | _PAGE_NX)
+#define PAGE_KERNEL_RO		__pgprot(__PAGE_KERNEL_BASE | _PAGE_NX)
+#define PAGE_KERNEL_RX		__pgprot(__PAGE_KERNEL_BASE)
+#define PAGE_KERNEL_EXEC	__pgprot(__PAGE_KERNEL_BASE | _PAGE_RW)
+#define PAGE_KERNEL_NOCACHE	__pgprot(__PAGE_KERNEL_BASE | _PAGE_RW | _PAGE_NX | \
+					 _PAGE_PCD | _PAGE_PWT)
+
+/* A RAM range for paging_init() to put in the direct map. */
+struct phys_range {
+	phys_addr_t start, end;
+};
+
 void zap_boot_identity_map(void);
+void pgtable_set_allocator(phys_addr_t (*alloc_zeroed_page)(void));
+void paging_init(const struct phys_range *ram, unsigned int nr_ranges);
+bool paging_ready(void);
+
+int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot);
+int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot);
+u64 unmap_kernel_page(unsigned long va);
+u64 *lookup_kernel_pte(unsigned long va, unsigned int *level);
+bool kernel_page_mapped(unsigned long va);
+
+void *memremap(phys_addr_t phys, size_t size);
+void *ioremap(phys_addr_t phys, size_t size);
 
 #endif

@@ -1,0 +1,92 @@
+/*
+ * mm/gfp.h - "get free pages" flags: how hard an allocation may try.
+ *
+ * The bits and their combinations are Linux's (include/linux/gfp_types.h).
+ * The one that matters most is __GFP_DIRECT_RECLAIM: it is in GFP_KERNEL
+ * and means "you may sleep, reclaim memory and even call the OOM killer
+ * to satisfy me".  GFP_ATOMIC and GFP_NOWAIT lack it: they never wait, and
+ * GFP_ATOMIC (with __GFP_HIGH) may dig into the reserve below the min
+ * watermark.  __GFP_NORETRY, __GFP_RETRY_MAYFAIL and __GFP_NOFAIL choose
+ * between failing early, retrying while reclaim helps, and never failing.
+ */
+#ifndef MM_GFP_H
+#define MM_GFP_H
+
+#include "lib/compiler.h"
+
+typedef unsigned int gfp_t;
+
+#define ___GFP_DMA		0x01u
+#define ___GFP_HIGHMEM		0x02u
+#define ___GFP_DMA32		0x04u
+#define ___GFP_MOVABLE		0x08u
+#define ___GFP_RECLAIMABLE	0x10u
+#define ___GFP_HIGH		0x20u
+#define ___GFP_IO		0x40u
+#define ___GFP_FS		0x80u
+#define ___GFP_ZERO		0x100u
+#define ___GFP_DIRECT_RECLAIM	0x400u
+#define ___GFP_KSWAPD_RECLAIM	0x800u
+#define ___GFP_WRITE		0x1000u
+#define ___GFP_NOWARN		0x2000u
+#define ___GFP_RETRY_MAYFAIL	0x4000u
+#define ___GFP_NOFAIL		0x8000u
+#define ___GFP_NORETRY		0x10000u
+#define ___GFP_MEMALLOC		0x20000u
+#define ___GFP_COMP		0x40000u
+#define ___GFP_NOMEMALLOC	0x80000u
+#define ___GFP_HARDWALL		0x100000u
+#define ___GFP_THISNODE		0x200000u
+#define ___GFP_ACCOUNT		0x400000u
+
+/* Which zone */
+#define __GFP_DMA		((gfp_t)___GFP_DMA)
+#define __GFP_HIGHMEM		((gfp_t)___GFP_HIGHMEM)	/* no highmem on x86-64: ignored */
+#define __GFP_DMA32		((gfp_t)___GFP_DMA32)
+#define __GFP_MOVABLE		((gfp_t)___GFP_MOVABLE)
+#define __GFP_RECLAIMABLE	((gfp_t)___GFP_RECLAIMABLE)
+#define GFP_ZONEMASK		(__GFP_DMA | __GFP_HIGHMEM | __GFP_DMA32 | __GFP_MOVABLE)
+
+/* Reserves and placement */
+#define __GFP_HIGH		((gfp_t)___GFP_HIGH)	/* may use part of the reserve */
+#define __GFP_MEMALLOC		((gfp_t)___GFP_MEMALLOC)
+#define __GFP_NOMEMALLOC	((gfp_t)___GFP_NOMEMALLOC)
+#define __GFP_THISNODE		((gfp_t)___GFP_THISNODE)	/* no fallback to other nodes */
+#define __GFP_HARDWALL		((gfp_t)___GFP_HARDWALL)
+#define __GFP_ACCOUNT		((gfp_t)___GFP_ACCOUNT)
+#define __GFP_WRITE		((gfp_t)___GFP_WRITE)
+
+/* Reclaim: what the allocator may do when memory is short */
+#define __GFP_IO		((gfp_t)___GFP_IO)
+#define __GFP_FS		((gfp_t)___GFP_FS)
+#define __GFP_DIRECT_RECLAIM	((gfp_t)___GFP_DIRECT_RECLAIM)	/* may sleep and reclaim */
+#define __GFP_KSWAPD_RECLAIM	((gfp_t)___GFP_KSWAPD_RECLAIM)	/* may wake background reclaim */
+#define __GFP_RECLAIM		(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM)
+#define __GFP_RETRY_MAYFAIL	((gfp_t)___GFP_RETRY_MAYFAIL)	/* retry while reclaim helps; no OOM */
+#define __GFP_NOFAIL		((gfp_t)___GFP_NOFAIL)		/* never return NULL */
+#define __GFP_NORETRY		((gfp_t)___GFP_NORETRY)		/* one light try; no OOM */
+
+/* Other modifiers */
+#define __GFP_NOWARN		((gfp_t)___GFP_NOWARN)	/* no failure report */
+#define __GFP_COMP		((gfp_t)___GFP_COMP)
+#define __GFP_ZERO		((gfp_t)___GFP_ZERO)	/* return zeroed memory */
+
+/* The usual combinations */
+#define GFP_ATOMIC		(__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
+#define GFP_KERNEL		(__GFP_RECLAIM | __GFP_IO | __GFP_FS)
+#define GFP_KERNEL_ACCOUNT	(GFP_KERNEL | __GFP_ACCOUNT)
+#define GFP_NOWAIT		(__GFP_KSWAPD_RECLAIM)
+#define GFP_NOIO		(__GFP_RECLAIM)
+#define GFP_NOFS		(__GFP_RECLAIM | __GFP_IO)
+#define GFP_USER		(__GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_HARDWALL)
+#define GFP_DMA			__GFP_DMA
+#define GFP_DMA32		__GFP_DMA32
+
+#define NUMA_NO_NODE		(-1)
+
+static inline bool gfpflags_allow_blocking(gfp_t gfp)
+{
+	return !!(gfp & __GFP_DIRECT_RECLAIM);
+}
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * mm/mmzone.h - how physical memory is divided: nodes, zones, free areas.
+ *
+ * A NUMA node is memory close to some CPUs; each node is cut by physical
+ * address into zones, because some devices can only reach low memory:
+ *   ZONE_DMA     below 16 MiB (ISA DMA)
+ *   ZONE_DMA32   below 4 GiB (32-bit DMA)
+ *   ZONE_NORMAL  everything else
+ * Each zone has its own buddy allocator (free_area[order]), its own lock,
+ * its own watermarks and a per-CPU cache of single free pages.
+ */
+#ifndef MM_MMZONE_H
+#define MM_MMZONE_H
+
+#include "mm/page_alloc.h"
+#include "kernel/config.h"
+
+#define MAX_NUMNODES	8
+
+enum zone_type {
+	ZONE_DMA,
+	ZONE_DMA32,
+	ZONE_NORMAL,
+	MAX_NR_ZONES
+};
+
+#define ZONE_DMA_END_PFN	((16UL << 20) >> PAGE_SHIFT)
+#define ZONE_DMA32_END_PFN	((4UL << 30) >> PAGE_SHIFT)
+
+/*
+ * Watermarks, in free pages.  Below LOW an allocation leaves the fast path
+ * and may reclaim; only GFP_ATOMIC-style callers may go below MIN; HIGH is
+ * where reclaim would stop.
+ */
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	NR_WMARK
+};
+
+struct free_area {
+	struct list_head free_list;	/* first pages of free blocks of this order */
+	unsigned long nr_free;		/* how many blocks */
+};
+
+/* A CPU's private stack of free order-0 pages, refilled and drained in batches. */
+struct per_cpu_pages {
+	int count;			/* pages on the list */
+	int high;			/* drain a batch when count reaches this */
+	int batch;			/* pages moved per refill or drain */
+	struct list_head list;
+};
+
+struct zone {
+	spinlock_t lock;		/* protects free_area and nr_free */
+	struct free_area free_area[NR_PAGE_ORDERS];
+	unsigned long nr_free;		/* pages in free_area (not counting per-CPU lists) */
+	unsigned long watermark[NR_WMARK];
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages;	/* end_pfn - start_pfn, holes included */
+	unsigned long present_pages;	/* RAM pages in the span */
+	unsigned long managed_pages;	/* pages given to the buddy allocator */
+	int node;
+	const char *name;
+	struct per_cpu_pages pcp[NR_CPUS];
+};
+
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	int node_id;
+	unsigned long node_start_pfn;
+	unsigned long node_spanned_pages;
+} pg_data_t;
+
+extern pg_data_t node_data[MAX_NUMNODES];
+extern unsigned int nr_node_ids;	/* nodes 0..nr_node_ids-1 exist */
+extern unsigned long max_pfn;		/* one past the last RAM page */
+extern unsigned long totalram_pages;	/* pages managed by the buddy allocator */
+extern unsigned long reserved_pages;	/* RAM pages kept out of it (kernel, boot data) */
+
+#define NODE_DATA(nid)		(&node_data[nid])
+#define for_each_node(nid)	for ((nid) = 0; (nid) < (int)nr_node_ids; (nid)++)
+
+static inline bool zone_populated(const struct zone *zone)
+{
+	return zone->managed_pages != 0;
+}
+
+static inline unsigned long zone_end_pfn(const struct zone *zone)
+{
+	return zone->zone_start_pfn + zone->spanned_pages;
+}
+
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &node_data[page_to_nid(page)].node_zones[page_zonenum(page)];
+}
+
+/* Free pages in @zone, counting its per-CPU lists too. */
+unsigned long zone_free_pages(const struct zone *zone);
+bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
+		       unsigned int alloc_flags);
+
+/* Set-up, called once in order by mm_init (see mm/mm_init.c) */
+void free_area_init(void);
+void memblock_free_all(void);
+void setup_per_zone_wmarks(void);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * mm/page_alloc.h - the page allocator's public face: struct page and the
+ * functions that hand out and take back blocks of 2^order physical pages.
+ *
+ * Every physical page frame has a struct page, found at vmemmap[pfn].
+ * alloc_pages() returns the struct page of the first frame of the block;
+ * page_address() turns it into a pointer through the direct map.
+ */
+#ifndef MM_PAGE_ALLOC_H
+#define MM_PAGE_ALLOC_H
+
+#include "mm/cpu.h"
+#include "mm/gfp.h"
+#include "mm/shrinker.h"
+#include "lib/list.h"
+
+#define MAX_PAGE_ORDER		10	/* largest block: 2^10 pages = 4 MiB */
+#define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
+#define PAGE_ALLOC_COSTLY_ORDER	3	/* above this, no OOM killer */
+
+/*
+ * struct page - what the kernel knows about one physical page frame.
+ *
+ * 32 bytes for every 4 KiB page (0.8% of RAM).  What the fields mean
+ * depends on who owns the page:
+ *   free, first page of a buddy block:  PG_buddy, lru on the zone's free
+ *                                        list, private = order
+ *   free, on a per-CPU list:             PG_pcp, lru on that CPU's list
+ *   allocated, first page of the block:  PG_allocated, private = order
+ *   other pages of a block:              nothing (flags 0 but zone/node)
+ *   never usable (hole, firmware, the kernel image): PG_reserved
+ */
+struct page {
+	unsigned long flags;		/* PG_* bits; zone and node in the top bits */
+	struct list_head lru;		/* free-list link */
+	unsigned long private;		/* order of the block (see above) */
+};
+
+/* Bits in page->flags */
+enum pageflags {
+	PG_reserved,	/* not managed by the allocator */
+	PG_buddy,	/* first page of a free block on a zone free list */
+	PG_pcp,		/* free, on a per-CPU list */
+	PG_allocated,	/* first page of a block alloc_pages() handed out */
+	PG_poisoned,	/* free and filled with PAGE_POISON (see page_poison.c) */
+	PG_slab,	/* owned by the slab allocator */
+};
+
+#define ZONES_SHIFT	56	/* page->flags bits 56..57: zone index */
+#define NODES_SHIFT	58	/* page->flags bits 58..63: node id */
+
+static inline bool page_test(const struct page *page, enum pageflags bit)
+{
+	return page->flags & (1UL << bit);
+}
+
+static inline void page_set(struct page *page, enum pageflags bit)
+{
+	page->flags |= 1UL << bit;
+}
+
+static inline void page_clear(struct page *page, enum pageflags bit)
+{
+	page->flags &= ~(1UL << bit);
+}
+
+#define PageReserved(p)		page_test(p, PG_reserved)
+#define PageBuddy(p)		page_test(p, PG_buddy)
+#define PageSlab(p)		page_test(p, PG_slab)
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - vmemmap);
+}
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return vmemmap + pfn;
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return __va((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT);
+}
+
+static inline struct page *virt_to_page(const void *addr)
+{
+	return pfn_to_page(__pa(addr) >> PAGE_SHIFT);
+}
+
+static inline int page_to_nid(const struct page *page)
+{
+	return (int)(page->flags >> NODES_SHIFT);
+}
+
+static inline unsigned int page_zonenum(const struct page *page)
+{
+	return (unsigned int)(page->flags >> ZONES_SHIFT) & 3;
+}
+
+/* Smallest order whose block holds @size bytes. */
+static inline unsigned int get_order(unsigned long size)
+{
+	unsigned int order = 0;
+
+	size = (size - 1) >> PAGE_SHIFT;
+	while (size) {
+		order++;
+		size >>= 1;
+	}
+	return order;
+}
+
+bool pfn_valid(unsigned long pfn);
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+unsigned long get_zeroed_page(gfp_t gfp);
+void free_pages(unsigned long addr, unsigned int order);
+void *alloc_pages_exact(size_t size, gfp_t gfp);
+void free_pages_exact(void *virt, size_t size);
+unsigned long nr_free_pages(void);
+void drain_all_pages(void);
+
+#define alloc_page(gfp)		alloc_pages(gfp, 0)
+#define __free_page(page)	__free_pages(page, 0)
+#define __get_free_page(gfp)	__get_free_pages(gfp, 0)
+#define free_page(addr)		free_pages(addr, 0)
+
+/* Debugging: fill free pages with a pattern and check it on allocation. */
+#define PAGE_POISON	0xaa
+void set_page_poisoning(bool on);
+bool page_poisoning_enabled(void);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * mm/vmstat.h - event counters, with Linux's names where Linux has one.
+ *
+ * count_vm_event(PGFREE) adds one to this CPU's copy of the counter (one
+ * instruction, no lock); all_vm_events() sums the copies of every CPU, as
+ * Linux's /proc/vmstat does.  The `vmstat` monitor command prints them.
+ */
+#ifndef MM_VMSTAT_H
+#define MM_VMSTAT_H
+
+#include "mm/cpu.h"
+#include "kernel/config.h"
+
+enum vm_event_item {
+	PGALLOC,		/* blocks allocated, any order */
+	PGFREE,			/* blocks freed, any order */
+	PGALLOC_ORDER0,		/* ... and by order: PGALLOC_ORDER0 + order */
+	PGALLOC_ORDER10 = PGALLOC_ORDER0 + 10,
+	PGFREE_ORDER0,
+	PGFREE_ORDER10 = PGFREE_ORDER0 + 10,
+	PCP_ALLOC,		/* order-0 allocations served by a per-CPU list */
+	PCP_REFILL,		/* per-CPU list refilled from the buddy lists */
+	PCP_DRAIN,		/* per-CPU list drained back to the buddy lists */
+	ALLOCSTALL,		/* direct reclaim runs (Linux: allocstall) */
+	SLABS_SCANNED,		/* objects shrinkers looked at */
+	OOM_KILL,		/* victims killed by the OOM killer */
+	PGALLOC_FAIL,		/* allocations that returned NULL (ours) */
+	PGALLOC_NORETRY_FAIL,	/* ... of which __GFP_NORETRY (ours) */
+	PGALLOC_BAD_FREE,	/* misuses reported by __free_pages (ours) */
+	NR_TLB_REMOTE_FLUSH,	/* shootdowns sent to other CPUs */
+	NR_TLB_REMOTE_FLUSH_RECEIVED,
+	NR_TLB_LOCAL_FLUSH_ALL,
+	NR_TLB_LOCAL_FLUSH_ONE,
+	NR_VM_EVENT_ITEMS
+};
+
+extern unsigned long vm_event_states[NR_CPUS][NR_VM_EVENT_ITEMS];
+extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
+
+static inline void count_vm_events(enum vm_event_item item, unsigned long delta)
+{
+	cpu_counter_add(&vm_event_states[smp_processor_id()][item], delta);
+}
+
+static inline void count_vm_event(enum vm_event_item item)
+{
+	count_vm_events(item, 1);
+}
+
+void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS]);
+unsigned long global_vm_event(enum vm_event_item item);
+
+#endif
