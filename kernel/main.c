@@ -13,6 +13,9 @@
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "mm/memblock.h"
+#include "mm/mmzone.h"
+#include "mm/page_alloc.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
@@ -26,6 +29,32 @@
 #include "bench/bench.h"
 
 void kmain(u32 magic, u32 info);
+
+extern const char _end[];
+#define LOAD_PHYS	0x100000UL	/* where linker.ld places the image */
+
+/*
+ * Tell memblock what RAM there is (whole pages of the "usable" ranges) and
+ * what of it is taken: the first MiB (BIOS data, and where the APs' start-up
+ * code goes), the kernel image with its bss, and GRUB's modules.  GRUB's
+ * boot information was copied into boot_info and is not needed any more.
+ */
+static void memblock_setup(void)
+{
+	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
+		const struct boot_mmap_entry *e = &boot_info.mmap[i];
+		phys_addr_t start = ALIGN(e->base, PAGE_SIZE);
+		phys_addr_t end = ALIGN_DOWN(e->base + e->length, PAGE_SIZE);
+
+		if (e->type == MEMORY_AVAILABLE && end > start)
+			memblock_add(start, end - start);
+	}
+	memblock_reserve(0, 0x100000);
+	memblock_reserve(LOAD_PHYS, __pa(_end) - LOAD_PHYS);
+	for (unsigned int i = 0; i < boot_info.nr_modules; i++)
+		memblock_reserve(boot_info.modules[i].start,
+				 boot_info.modules[i].end - boot_info.modules[i].start);
+}
 
 static void run_tests(void)
 {
@@ -68,6 +97,9 @@ void kmain(u32 magic, u32 info)
 	cmdline_init(boot_info.cmdline);
 	console_set_level(cmdline_get_ulong("loglevel", 6));
 	pr_info("Command line: %s\n", boot_info.cmdline);
+	memblock_setup();
+	mm_init();
+	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
 	acpi_init();
 
 	if (cmdline_has("kunit"))

@@ -21,4 +21,12 @@ static inline unsigned int num_online_cpus(void)
 
 #define for_each_online_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
 
+typedef void (*smp_call_func_t)(void *info);
+
+static inline void on_each_cpu(smp_call_func_t func, void *info, int wait)
+{
+	(void)wait;
+	func(info);
+}
+
 #endif

@@ -20,6 +20,7 @@
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"
+#include "arch/x86_64/pgtable.h"
 
 /* struct page of every frame, at a fixed virtual address (see pgtable.c) */
 #define vmemmap		((struct page *)VMEMMAP_START)

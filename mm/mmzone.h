@@ -57,6 +57,8 @@ struct zone {
 	struct free_area free_area[NR_PAGE_ORDERS];
 	unsigned long nr_free;		/* pages in free_area (not counting per-CPU lists) */
 	unsigned long watermark[NR_WMARK];
+	/* kept free for allocations that could have used zone [i] but came here */
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;	/* end_pfn - start_pfn, holes included */
 	unsigned long present_pages;	/* RAM pages in the span */
@@ -100,7 +102,11 @@ static inline struct zone *page_zone(const struct page *page)
 /* Free pages in @zone, counting its per-CPU lists too. */
 unsigned long zone_free_pages(const struct zone *zone);
 bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
-		       unsigned int alloc_flags);
+		       int highest_zoneidx, unsigned int alloc_flags);
+int numa_node_id(void);
+void set_cpu_numa_node(unsigned int cpu, int nid);
+void mm_init(void);
+void drain_local_pages(void *unused);
 
 /* Set-up, called once in order by mm_init (see mm/mm_init.c) */
 void free_area_init(void);

@@ -208,7 +208,7 @@ const char *memory_type_name(u32 type)
 	}
 }
 
-static int cmd_meminfo(int argc, char **argv)
+static int cmd_memmap(int argc, char **argv)
 {
 	u64 total[6] = { 0 };
 
@@ -231,5 +231,5 @@ static int cmd_meminfo(int argc, char **argv)
 	}
 	return 0;
 }
-MONITOR_COMMAND(meminfo, "the memory map GRUB gave, range by range and summed by type",
-		cmd_meminfo);
+MONITOR_COMMAND(memmap, "the memory map GRUB gave, range by range and summed by type",
+		cmd_memmap);

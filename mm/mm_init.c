@@ -1,0 +1,314 @@
+/*
+ * mm/mm_init.c - from memblock's list of ranges to working buddy allocators.
+ *
+ * Three steps, in this order (mm_core_init()):
+ *   1. free_area_init(): give every page frame its struct page (reserved
+ *      for now, tagged with its node and zone) and size every node's zones;
+ *   2. memblock_free_all(): hand every RAM page that memblock did not
+ *      reserve to the buddy allocator, in the largest aligned blocks that fit;
+ *   3. setup_per_zone_wmarks(): derive each zone's watermarks and reserves
+ *      from its size, and size the per-CPU lists.
+ *
+ * Which page frames have a struct page at all is recorded per "section" of
+ * 16 MiB (PFN_SECTION_SHIFT): a section with any RAM in it has struct pages
+ * for all its frames, a section without RAM has none (its part of vmemmap
+ * is not even mapped).  pfn_valid() is one bit test.  This is Linux's
+ * SPARSEMEM_VMEMMAP model, with small sections.
+ *
+ * This file is shared with the host tests; mm/init.c does the kernel-only
+ * part (page tables, mapping vmemmap) before calling mm_core_init().
+ */
+#include "mm/internal.h"
+#include "mm/memblock.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define PFN_SECTION_SHIFT	12	/* 2^12 pages = 16 MiB per section */
+#define MAX_PHYSMEM_BITS	40	/* 1 TiB of physical address space */
+#define NR_MEM_SECTIONS		(1UL << (MAX_PHYSMEM_BITS - PAGE_SHIFT - PFN_SECTION_SHIFT))
+#define BITS_PER_LONG		64
+
+pg_data_t node_data[MAX_NUMNODES];
+unsigned int nr_node_ids = 1;
+unsigned long max_pfn;
+unsigned long totalram_pages;
+unsigned long reserved_pages;
+static int cpu_to_node_map[NR_CPUS];
+static unsigned long section_present[NR_MEM_SECTIONS / BITS_PER_LONG];
+
+static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
+static const unsigned long zone_end_pfns[MAX_NR_ZONES] = {
+	ZONE_DMA_END_PFN, ZONE_DMA32_END_PFN, ~0UL
+};
+/* 1/ratio of the zones above is kept back from them (Linux's lowmem_reserve_ratio) */
+static const unsigned long lowmem_reserve_ratio = 256;
+
+/** sparse_mark_present - frames [@start_pfn, @end_pfn) have struct pages */
+void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn)
+{
+	for (unsigned long s = start_pfn >> PFN_SECTION_SHIFT;
+	     s <= (end_pfn - 1) >> PFN_SECTION_SHIFT && s < NR_MEM_SECTIONS; s++)
+		section_present[s / BITS_PER_LONG] |= 1UL << (s % BITS_PER_LONG);
+	if (end_pfn > max_pfn)
+		max_pfn = end_pfn;
+}
+
+/**
+ * pfn_valid - does page frame @pfn have a struct page?
+ *
+ * True for every frame of a 16 MiB section that holds any RAM, including
+ * holes and firmware areas inside it (those pages are PG_reserved).
+ */
+bool pfn_valid(unsigned long pfn)
+{
+	unsigned long s = pfn >> PFN_SECTION_SHIFT;
+
+	return pfn < max_pfn && (section_present[s / BITS_PER_LONG] >> (s % BITS_PER_LONG)) & 1;
+}
+
+/** numa_node_id - the NUMA node of the calling CPU */
+int numa_node_id(void)
+{
+	return cpu_to_node_map[smp_processor_id()];
+}
+
+/** set_cpu_numa_node - record that @cpu belongs to node @nid (from the ACPI SRAT) */
+void set_cpu_numa_node(unsigned int cpu, int nid)
+{
+	if (cpu < NR_CPUS && nid >= 0 && nid < MAX_NUMNODES)
+		cpu_to_node_map[cpu] = nid;
+}
+
+static enum zone_type pfn_zone(unsigned long pfn)
+{
+	enum zone_type z = ZONE_DMA;
+
+	while (pfn >= zone_end_pfns[z])
+		z++;
+	return z;
+}
+
+static void set_page_links(struct page *page, unsigned long pfn, int nid)
+{
+	page->flags = ((unsigned long)nid << NODES_SHIFT) |
+		      ((unsigned long)pfn_zone(pfn) << ZONES_SHIFT) | (1UL << PG_reserved);
+	page->private = 0;
+	page->lru.next = page->lru.prev = NULL;
+}
+
+/* Every frame with a struct page starts reserved; RAM frames get their node. */
+static void memmap_init(void)
+{
+	const struct memblock_region *r;
+
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		if (!pfn_valid(pfn)) {
+			pfn |= (1UL << PFN_SECTION_SHIFT) - 1;	/* skip the whole section */
+			continue;
+		}
+		set_page_links(pfn_to_page(pfn), pfn, 0);
+	}
+	for_each_memblock(memory, r) {
+		for (unsigned long pfn = r->base >> PAGE_SHIFT;
+		     pfn < (r->base + r->size) >> PAGE_SHIFT; pfn++)
+			set_page_links(pfn_to_page(pfn), pfn, r->nid);
+	}
+}
+
+static void zone_init(struct zone *zone, int nid, enum zone_type z)
+{
+	spin_lock_init(&zone->lock);
+	zone->node = nid;
+	zone->name = zone_names[z];
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		INIT_LIST_HEAD(&zone->free_area[o].free_list);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		INIT_LIST_HEAD(&zone->pcp[cpu].list);
+}
+
+/* Widen @zone's span to include RAM frames [start, end). */
+static void zone_add_span(struct zone *zone, unsigned long start, unsigned long end)
+{
+	unsigned long zone_end = zone_end_pfn(zone);
+
+	if (!zone->spanned_pages) {
+		zone->zone_start_pfn = start;
+		zone_end = end;
+	}
+	zone->zone_start_pfn = min(zone->zone_start_pfn, start);
+	zone->spanned_pages = max(zone_end, end) - zone->zone_start_pfn;
+	zone->present_pages += end - start;
+}
+
+/**
+ * free_area_init - set up nodes, zones and every struct page
+ *
+ * Context: boot, after memblock knows all RAM and vmemmap is backed.
+ */
+void free_area_init(void)
+{
+	const struct memblock_region *r;
+
+	memset(node_data, 0, sizeof(node_data));
+	nr_node_ids = 1;
+	for_each_memblock(memory, r) {
+		if (r->nid + 1 > (int)nr_node_ids)
+			nr_node_ids = r->nid + 1;
+	}
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+		node_data[nid].node_id = (int)nid;
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			zone_init(&node_data[nid].node_zones[z], (int)nid, z);
+	}
+	for_each_memblock(memory, r) {
+		unsigned long start = r->base >> PAGE_SHIFT, end = (r->base + r->size) >> PAGE_SHIFT;
+		pg_data_t *pgdat = NODE_DATA(r->nid);
+
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			unsigned long lo = max(start, z ? zone_end_pfns[z - 1] : 0);
+			unsigned long hi = min(end, zone_end_pfns[z]);
+
+			if (lo < hi)
+				zone_add_span(&pgdat->node_zones[z], lo, hi);
+		}
+	}
+	memmap_init();
+}
+
+/* Give frames [start, end) to the buddy allocator in the largest aligned blocks. */
+static void free_range(unsigned long start, unsigned long end)
+{
+	for (unsigned long pfn = start; pfn < end; pfn++)
+		page_clear(pfn_to_page(pfn), PG_reserved);
+	while (start < end) {
+		unsigned int order = MAX_PAGE_ORDER;
+		struct page *page = pfn_to_page(start);
+		struct zone *zone = page_zone(page);
+
+		/* aligned, inside the range, and not across a zone boundary */
+		while (order && ((start & ((1UL << order) - 1)) || start + (1UL << order) > end ||
+				 start + (1UL << order) > zone_end_pfn(zone)))
+			order--;
+		zone->managed_pages += 1UL << order;
+		totalram_pages += 1UL << order;
+		__free_one_page(page, start, zone, order);
+		start += 1UL << order;
+	}
+}
+
+/**
+ * memblock_free_all - hand every unreserved RAM page to the buddy allocator
+ *
+ * Context: boot, after free_area_init().  memblock must not allocate after this.
+ */
+void memblock_free_all(void)
+{
+	const struct memblock_region *m, *res;
+
+	for_each_memblock(memory, m) {
+		unsigned long cursor = ALIGN(m->base, PAGE_SIZE) >> PAGE_SHIFT;
+		unsigned long end = (m->base + m->size) >> PAGE_SHIFT;
+
+		for_each_memblock(reserved, res) {
+			unsigned long rs = res->base >> PAGE_SHIFT;
+			unsigned long re = ALIGN(res->base + res->size, PAGE_SIZE) >> PAGE_SHIFT;
+
+			if (re <= cursor || rs >= end)
+				continue;
+			if (rs > cursor)
+				free_range(cursor, rs);
+			cursor = max(cursor, re);
+		}
+		if (cursor < end)
+			free_range(cursor, end);
+	}
+	reserved_pages = (memblock_phys_mem_size() >> PAGE_SHIFT) - totalram_pages;
+}
+
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+static void setup_lowmem_reserve(pg_data_t *pgdat)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		unsigned long above = 0;
+
+		for (int j = z + 1; j < MAX_NR_ZONES; j++) {
+			above += pgdat->node_zones[j].managed_pages;
+			zone->lowmem_reserve[j] = above / lowmem_reserve_ratio;
+		}
+	}
+}
+
+static void setup_pageset(struct zone *zone)
+{
+	int batch = (int)(zone->managed_pages / 1024 / 4);
+
+	batch = batch < 1 ? 1 : batch > 63 ? 63 : batch;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		zone->pcp[cpu].batch = batch;
+		zone->pcp[cpu].high = 6 * batch;
+	}
+}
+
+/**
+ * setup_per_zone_wmarks - watermarks, reserves and per-CPU list sizes
+ *
+ * As Linux: min_free_kbytes = sqrt(16 * RAM in KiB), between 128 KiB and
+ * 64 MiB, shared among zones by size; low and high are min plus a quarter
+ * (or 0.1% of the zone) and twice that.
+ */
+void setup_per_zone_wmarks(void)
+{
+	unsigned long min_free_kbytes = int_sqrt(totalram_pages * (PAGE_SIZE / 1024) * 16);
+	unsigned long min_pages;
+	int nid;
+
+	min_free_kbytes = min_free_kbytes < 128 ? 128 : min(min_free_kbytes, 65536UL);
+	min_pages = min_free_kbytes / (PAGE_SIZE / 1024);
+	for_each_node(nid) {
+		setup_lowmem_reserve(NODE_DATA(nid));
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+			unsigned long min, extra;
+
+			if (!totalram_pages)
+				continue;
+			min = min_pages * zone->managed_pages / totalram_pages;
+			extra = max(min / 4, zone->managed_pages * 10 / 10000);
+			zone->watermark[WMARK_MIN] = min;
+			zone->watermark[WMARK_LOW] = min + extra;
+			zone->watermark[WMARK_HIGH] = min + 2 * extra;
+			setup_pageset(zone);
+		}
+	}
+}
+
+/**
+ * mm_core_init - start the buddy allocator on the RAM memblock knows
+ *
+ * Context: boot, once, with vmemmap backed for every section that has RAM.
+ */
+void mm_core_init(void)
+{
+	unsigned long ram = memblock_phys_mem_size() >> PAGE_SHIFT;
+	unsigned long memmap_kb = ram * sizeof(struct page) / 1024;
+
+	free_area_init();
+	memblock_free_all();
+	setup_per_zone_wmarks();
+	pr_info("Memory: %luK/%luK available (%luK reserved), %u node%s\n",
+		totalram_pages * (PAGE_SIZE / 1024), ram * (PAGE_SIZE / 1024),
+		reserved_pages * (PAGE_SIZE / 1024), nr_node_ids, nr_node_ids > 1 ? "s" : "");
+	pr_info("Memory: struct page is %zu bytes: %luK for %lu pages = %lu.%02lu%% of RAM\n",
+		sizeof(struct page), memmap_kb, ram,
+		sizeof(struct page) * 100 / PAGE_SIZE,
+		sizeof(struct page) * 10000 / PAGE_SIZE % 100);
+}

@@ -1,0 +1,627 @@
+/*
+ * mm/page_alloc.c - the buddy allocator: blocks of 2^order pages.
+ *
+ * Each zone keeps, for every order 0..MAX_PAGE_ORDER, a list of free blocks
+ * of that size.  A block of order n starts at a page frame number that is a
+ * multiple of 2^n, and its "buddy" is the block it was split from's other
+ * half: pfn ^ (1 << n).  So
+ *
+ *   allocating order n:  take a block from the smallest non-empty list of
+ *                        order >= n; split it in halves, putting the unused
+ *                        halves on the lists below, until it is order n;
+ *   freeing order n:     while the buddy is free and of the same order,
+ *                        take it off its list and merge; put the result on
+ *                        the list of its final order.
+ *
+ *          order 2: [A A A A]              free A, then its buddy B:
+ *   split  order 1: [A A][B B]             [A A][B B] -> [A A B B]
+ *   split  order 0: [A][a][B B]             both order 1 and free: merge
+ *
+ * Single pages are so common that each CPU keeps a small stack of them
+ * (struct per_cpu_pages): most order-0 allocations and frees touch only
+ * that stack, with interrupts off and no lock; it is refilled from and
+ * drained to the buddy lists a batch at a time.
+ *
+ * When memory is short, what happens next depends on the gfp flags, exactly
+ * as DESIGN.md ("Allocation semantics") says: see __alloc_pages_slowpath().
+ */
+#include "mm/page_alloc.h"
+#include "mm/mmzone.h"
+#include "mm/internal.h"
+#include "mm/oom.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "lib/string.h"
+
+#define MAX_RECLAIM_RETRIES	16	/* rounds of "reclaim helped but still no page" */
+
+/* ---------------------------------------------------------------- free lists */
+
+static void add_to_free_list(struct page *page, struct zone *zone, unsigned int order)
+{
+	page_set(page, PG_buddy);
+	page->private = order;
+	list_add(&page->lru, &zone->free_area[order].free_list);
+	zone->free_area[order].nr_free++;
+}
+
+static void del_from_free_list(struct page *page, struct zone *zone, unsigned int order)
+{
+	list_del(&page->lru);
+	page_clear(page, PG_buddy);
+	page->private = 0;
+	zone->free_area[order].nr_free--;
+}
+
+/*
+ * Is @buddy the first page of a free block of exactly @order in the same
+ * zone?  Holes and other zones have no PG_buddy pages of the right zone.
+ */
+static bool page_is_buddy(const struct page *page, const struct page *buddy, unsigned int order)
+{
+	if (!pfn_valid(page_to_pfn(buddy)))
+		return false;
+	if (!PageBuddy(buddy) || buddy->private != order)
+		return false;
+	/* same node and zone: the top bits of flags agree */
+	return (buddy->flags >> ZONES_SHIFT) == (page->flags >> ZONES_SHIFT);
+}
+
+/**
+ * __free_one_page - put a free block back, merging it with free buddies
+ * @page: first page of the block
+ * @pfn: its page frame number
+ * @zone: its zone, locked by the caller
+ * @order: its order
+ */
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order)
+{
+	zone->nr_free += 1UL << order;
+	while (order < MAX_PAGE_ORDER) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
+
+		if (!page_is_buddy(page, buddy, order))
+			break;
+		del_from_free_list(buddy, zone, order);
+		pfn &= buddy_pfn;	/* the merged block starts at the lower of the two */
+		page = pfn_to_page(pfn);
+		order++;
+	}
+	add_to_free_list(page, zone, order);
+}
+
+/*
+ * Take a block of @order from @zone (locked), splitting a larger one if
+ * needed.  Returns NULL if no list of order >= @order has a block.
+ */
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
+{
+	for (unsigned int current_order = order; current_order <= MAX_PAGE_ORDER; current_order++) {
+		struct free_area *area = &zone->free_area[current_order];
+		struct page *page;
+
+		if (list_empty(&area->free_list))
+			continue;
+		page = list_first_entry(&area->free_list, struct page, lru);
+		del_from_free_list(page, zone, current_order);
+		/* Give back the upper halves we do not need, largest first. */
+		while (current_order > order) {
+			current_order--;
+			add_to_free_list(page + (1UL << current_order), zone, current_order);
+		}
+		zone->nr_free -= 1UL << order;
+		return page;
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- per-CPU lists */
+
+/* Move up to @count pages from the tail (the coldest) of @pcp back to the buddy lists. */
+static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int count)
+{
+	spin_lock(&zone->lock);
+	while (count-- > 0 && !list_empty(&pcp->list)) {
+		struct page *page = list_last_entry(&pcp->list, struct page, lru);
+
+		list_del(&page->lru);
+		page_clear(page, PG_pcp);
+		pcp->count--;
+		__free_one_page(page, page_to_pfn(page), zone, 0);
+	}
+	spin_unlock(&zone->lock);
+	count_vm_event(PCP_DRAIN);
+}
+
+static int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int got = 0;
+
+	spin_lock(&zone->lock);
+	for (; got < pcp->batch; got++) {
+		struct page *page = __rmqueue_smallest(zone, 0);
+
+		if (!page)
+			break;
+		page_set(page, PG_pcp);
+		list_add_tail(&page->lru, &pcp->list);
+	}
+	spin_unlock(&zone->lock);
+	pcp->count += got;
+	count_vm_event(PCP_REFILL);
+	return got;
+}
+
+static struct page *rmqueue_pcplist(struct zone *zone)
+{
+	struct per_cpu_pages *pcp;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = &zone->pcp[smp_processor_id()];
+	if (list_empty(&pcp->list) && !rmqueue_bulk(zone, pcp))
+		goto out;
+	page = list_first_entry(&pcp->list, struct page, lru);
+	list_del(&page->lru);
+	page_clear(page, PG_pcp);
+	pcp->count--;
+	count_vm_event(PCP_ALLOC);
+out:
+	local_irq_restore(flags);
+	return page;
+}
+
+static void free_unref_page(struct page *page, struct zone *zone)
+{
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = &zone->pcp[smp_processor_id()];
+	page_set(page, PG_pcp);
+	list_add(&page->lru, &pcp->list);	/* at the head: the next to be reused, still cache-hot */
+	if (++pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp, pcp->batch);
+	local_irq_restore(flags);
+}
+
+static void drain_zone_pages(struct zone *zone, unsigned int cpu)
+{
+	struct per_cpu_pages *pcp = &zone->pcp[cpu];
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (pcp->count)
+		free_pcppages_bulk(zone, pcp, pcp->count);
+	local_irq_restore(flags);
+}
+
+/**
+ * drain_local_pages - give the calling CPU's per-CPU pages back to the buddy lists
+ * @unused: for on_each_cpu()
+ */
+void drain_local_pages(void *unused)
+{
+	int nid;
+
+	(void)unused;
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (zone_populated(zone))
+				drain_zone_pages(zone, smp_processor_id());
+		}
+	}
+}
+
+/**
+ * drain_all_pages - give every CPU's per-CPU pages back to the buddy lists
+ *
+ * Reclaim does this so that single pages cached per CPU can merge into the
+ * larger blocks a high-order allocation needs.  A CPU's list is touched
+ * only by that CPU (with interrupts off), so each CPU is asked to drain its
+ * own, by IPI.
+ * Context: interrupts on (it waits for the other CPUs).
+ */
+void drain_all_pages(void)
+{
+	on_each_cpu(drain_local_pages, NULL, 1);
+}
+
+/* ---------------------------------------------------------------- watermarks */
+
+/**
+ * zone_watermark_ok - may an allocation of @order take pages from @zone?
+ * @zone: the zone
+ * @order: the allocation's order
+ * @mark: the watermark to stay above, in pages
+ * @highest_zoneidx: the highest zone the allocation could have used
+ * @alloc_flags: ALLOC_HIGH / ALLOC_HARDER lower the mark (GFP_ATOMIC's reserve)
+ *
+ * The zone must keep more than @mark pages free after the allocation, plus
+ * the part kept for allocations that could not use a higher zone
+ * (lowmem_reserve).  For order > 0 a free block that large must exist too.
+ */
+bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
+		       int highest_zoneidx, unsigned int alloc_flags)
+{
+	long free = (long)READ_ONCE(zone->nr_free) - ((1L << order) - 1);
+	long min = (long)mark;
+
+	if (alloc_flags & ALLOC_NO_WATERMARKS)
+		return true;
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
+	if (free <= min + (long)zone->lowmem_reserve[highest_zoneidx])
+		return false;
+	if (!order)
+		return true;
+	for (unsigned int o = order; o <= MAX_PAGE_ORDER; o++) {
+		if (READ_ONCE(zone->free_area[o].nr_free))
+			return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------- allocation */
+
+static enum zone_type gfp_zone(gfp_t gfp)
+{
+	if (gfp & __GFP_DMA)
+		return ZONE_DMA;
+	if (gfp & __GFP_DMA32)
+		return ZONE_DMA32;
+	return ZONE_NORMAL;
+}
+
+static unsigned int gfp_to_alloc_flags(gfp_t gfp)
+{
+	unsigned int flags = ALLOC_WMARK_MIN;
+
+	if (gfp & __GFP_HIGH)
+		flags |= ALLOC_HIGH;
+	/* GFP_ATOMIC: cannot wait, so may dig a little deeper */
+	if ((gfp & __GFP_HIGH) && !(gfp & __GFP_DIRECT_RECLAIM))
+		flags |= ALLOC_HARDER;
+	if ((gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
+		flags |= ALLOC_NO_WATERMARKS;
+	return flags;
+}
+
+static struct page *rmqueue(struct zone *zone, unsigned int order)
+{
+	struct page *page;
+	unsigned long flags;
+
+	if (order == 0)
+		return rmqueue_pcplist(zone);
+	spin_lock_irqsave(&zone->lock, flags);
+	page = __rmqueue_smallest(zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return page;
+}
+
+static struct page *try_zone(struct zone *zone, unsigned int order, int highest,
+			     unsigned int alloc_flags)
+{
+	unsigned long mark;
+
+	if (!zone_populated(zone))
+		return NULL;
+	mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
+	if (!zone_watermark_ok(zone, order, mark, highest, alloc_flags))
+		return NULL;
+	return rmqueue(zone, order);
+}
+
+/*
+ * Walk the zones an allocation may use, best first: the preferred node's
+ * zones from the highest allowed down (so DMA memory is used last), then
+ * the other nodes' (unless __GFP_THISNODE).
+ */
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
+					   unsigned int alloc_flags, int preferred_nid)
+{
+	enum zone_type highest = gfp_zone(gfp);
+
+	for (unsigned int n = 0; n < nr_node_ids; n++) {
+		int nid = (preferred_nid + (int)n) % (int)nr_node_ids;
+
+		if (n && (gfp & __GFP_THISNODE))
+			break;
+		for (int z = (int)highest; z >= 0; z--) {
+			struct page *page = try_zone(&NODE_DATA(nid)->node_zones[z], order,
+						     (int)highest, alloc_flags);
+
+			if (page)
+				return page;
+		}
+	}
+	return NULL;
+}
+
+static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int nid)
+{
+	bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
+	int rounds_with_progress = 0;
+	struct page *page;
+
+	page = get_page_from_freelist(gfp, order, alloc_flags, nid);
+	if (page)
+		return page;
+	if (!(gfp & __GFP_DIRECT_RECLAIM))
+		goto nofail_or_fail;	/* GFP_ATOMIC, GFP_NOWAIT: never reclaim or wait */
+
+	for (;;) {
+		/* Direct reclaim: one light pass for __GFP_NORETRY, else all caches can give. */
+		bool light = gfp & __GFP_NORETRY;
+		unsigned long freed;
+
+		count_vm_event(ALLOCSTALL);
+		freed = shrink_all_caches(gfp, nid, light ? RECLAIM_LIGHT : RECLAIM_FULL);
+		drain_all_pages();
+		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
+		if (page)
+			return page;
+		if (gfp & __GFP_NORETRY)
+			goto fail;		/* fail fast, never the OOM killer */
+		if (freed && ++rounds_with_progress <= MAX_RECLAIM_RETRIES)
+			continue;		/* reclaim is helping: try again */
+		/* Reclaim stopped helping. */
+		if (gfp & __GFP_RETRY_MAYFAIL)
+			goto fail;
+		if (costly && !(gfp & __GFP_NOFAIL))
+			goto fail;
+		if (out_of_memory(gfp, order)) {
+			rounds_with_progress = 0;
+			continue;		/* a victim freed its memory */
+		}
+		if (!(gfp & __GFP_NOFAIL))
+			goto fail;		/* nothing left to reclaim or kill */
+		/* __GFP_NOFAIL: dig into the last reserve, then keep trying. */
+		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
+		if (page)
+			return page;
+		WARN_ON_ONCE(1);
+		rounds_with_progress = 0;
+	}
+
+nofail_or_fail:
+	if (gfp & __GFP_NOFAIL) {
+		/* NOFAIL without reclaim is a caller bug (Linux warns too); do our best. */
+		WARN_ON_ONCE(1);
+		for (;;) {
+			page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
+			if (page)
+				return page;
+			cpu_relax();	/* another CPU may free something */
+		}
+	}
+fail:
+	count_vm_event(PGALLOC_FAIL);
+	if (gfp & __GFP_NORETRY)
+		count_vm_event(PGALLOC_NORETRY_FAIL);
+	if (!(gfp & __GFP_NOWARN))
+		warn_alloc(gfp, order);
+	return NULL;
+}
+
+/* Make a block ready to hand out: record its order, check poison, zero it. */
+static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	page->private = order;
+	page_set(page, PG_allocated);
+	check_poison_block(page, order);
+	if (gfp & __GFP_ZERO) {
+		for (unsigned long i = 0; i < (1UL << order); i++)
+			memset(page_address(page + i), 0, PAGE_SIZE);
+	}
+	count_vm_event(PGALLOC);
+	count_vm_event(PGALLOC_ORDER0 + order);
+}
+
+/**
+ * alloc_pages_node - allocate 2^@order contiguous pages, preferably on node @nid
+ * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
+ * @gfp: how hard to try and where from (mm/gfp.h)
+ * @order: log2 of the number of pages, 0..MAX_PAGE_ORDER
+ *
+ * Context: with __GFP_DIRECT_RECLAIM (GFP_KERNEL) the call may run
+ * shrinkers and the OOM killer before it returns; without it (GFP_ATOMIC,
+ * GFP_NOWAIT) it never does and may be called with interrupts off.
+ * Return: the first page of the block, or NULL (with a "page allocation
+ * failure" report unless __GFP_NOWARN).  Never NULL with __GFP_NOFAIL.
+ */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER) {
+		if (!(gfp & __GFP_NOWARN))
+			pr_warn("page_alloc: order %u is larger than MAX_PAGE_ORDER (%d), caller %pS\n",
+				order, MAX_PAGE_ORDER, __builtin_return_address(0));
+		count_vm_event(PGALLOC_FAIL);
+		return NULL;
+	}
+	if (nid < 0 || nid >= (int)nr_node_ids)
+		nid = numa_node_id();
+	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_LOW, nid);
+	if (!page)
+		page = __alloc_pages_slowpath(gfp, order, nid);
+	if (page)
+		prep_new_page(page, order, gfp);
+	return page;
+}
+
+/**
+ * alloc_pages - allocate 2^@order contiguous pages on the current node
+ *
+ * See alloc_pages_node().  Return: the first page, or NULL.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	return alloc_pages_node(NUMA_NO_NODE, gfp, order);
+}
+
+/**
+ * __get_free_pages - alloc_pages(), returning the direct-map address
+ *
+ * Return: the address of the block, or 0.
+ */
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+/** get_zeroed_page - one zeroed page; Return: its address, or 0 */
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+/* ---------------------------------------------------------------- freeing */
+
+/* Free a block whose checks have passed. */
+static void free_block(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	page_clear(page, PG_allocated);
+	page->private = 0;
+	poison_block(page, order);
+	count_vm_event(PGFREE);
+	count_vm_event(PGFREE_ORDER0 + order);
+	if (order == 0) {
+		free_unref_page(page, zone);
+		return;
+	}
+	spin_lock_irqsave(&zone->lock, flags);
+	__free_one_page(page, page_to_pfn(page), zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/* __free_pages() and free_pages() with the caller to name in a report. */
+static void free_pages_caller(struct page *page, unsigned int order, void *caller)
+{
+	if (!free_pages_check(page, order, caller))
+		return;		/* reported; nothing was touched */
+	free_block(page, order);
+}
+
+/**
+ * __free_pages - give back a block from alloc_pages()
+ * @page: the page alloc_pages() returned
+ * @order: the order it was allocated with
+ *
+ * A wrong @order, a page that is not the start of an allocated block, a
+ * reserved page or a page already free is reported in one line and
+ * ignored: nothing is freed and nothing is corrupted.
+ * Context: any; may be called with interrupts off.
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	free_pages_caller(page, order, __builtin_return_address(0));
+}
+
+/**
+ * free_pages - give back a block by its direct-map address
+ * @addr: what __get_free_pages() returned (0 is ignored)
+ * @order: the order it was allocated with
+ *
+ * Besides __free_pages()'s checks, an address that is not page-aligned or
+ * not in the direct map is reported and ignored.
+ */
+void free_pages(unsigned long addr, unsigned int order)
+{
+	void *caller = __builtin_return_address(0);
+
+	if (!addr)
+		return;
+	if (!free_pages_addr_check(addr, order, caller))
+		return;
+	free_pages_caller(virt_to_page((void *)addr), order, caller);
+}
+
+/**
+ * alloc_pages_exact - allocate @size bytes of contiguous pages, no more
+ * @size: bytes; rounded up to whole pages
+ * @gfp: as for alloc_pages()
+ *
+ * The block is allocated at the next power of two and its unused tail pages
+ * are freed at once, each on its own.
+ * Return: the address, or NULL.  Free with free_pages_exact(addr, size).
+ */
+void *alloc_pages_exact(size_t size, gfp_t gfp)
+{
+	unsigned int order = get_order(size);
+	unsigned long used = DIV_ROUND_UP(size, PAGE_SIZE), total = 1UL << order;
+	struct page *page = alloc_pages(gfp, order);
+
+	if (!page || !size)
+		return page ? page_address(page) : NULL;
+	/* Split into independent order-0 pages, then free the tail. */
+	for (unsigned long i = 0; i < total; i++) {
+		page[i].private = 0;
+		page_set(&page[i], PG_allocated);
+	}
+	for (unsigned long i = used; i < total; i++)
+		free_block(&page[i], 0);
+	return page_address(page);
+}
+
+/**
+ * free_pages_exact - free what alloc_pages_exact(@size) returned
+ * @virt: the address alloc_pages_exact() returned
+ * @size: the size passed to it
+ */
+void free_pages_exact(void *virt, size_t size)
+{
+	unsigned long addr = (unsigned long)virt;
+	void *caller = __builtin_return_address(0);
+
+	for (unsigned long i = 0; i < DIV_ROUND_UP(size, PAGE_SIZE); i++) {
+		if (free_pages_addr_check(addr + i * PAGE_SIZE, 0, caller))
+			free_pages_caller(virt_to_page((void *)(addr + i * PAGE_SIZE)), 0, caller);
+	}
+}
+
+/* ---------------------------------------------------------------- counting */
+
+/** zone_free_pages - free pages in @zone: its buddy lists plus every CPU's list */
+unsigned long zone_free_pages(const struct zone *zone)
+{
+	unsigned long free = READ_ONCE(zone->nr_free);
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		free += READ_ONCE(zone->pcp[cpu].count);
+	return free;
+}
+
+/**
+ * nr_free_pages - free pages in the whole machine
+ *
+ * Unlike Linux's, this counts pages on the per-CPU lists too, so that an
+ * allocation followed by its free leaves the number unchanged.
+ */
+unsigned long nr_free_pages(void)
+{
+	unsigned long free = 0;
+	int nid;
+
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			free += zone_free_pages(&NODE_DATA(nid)->node_zones[z]);
+	}
+	return free;
+}

@@ -1,0 +1,159 @@
+/*
+ * mm/vmstat.c - counters, and the monitor commands that show the allocator.
+ *
+ *   vmstat      every event counter, summed over CPUs (Linux's /proc/vmstat)
+ *   buddyinfo   free blocks per order per zone (Linux's /proc/buddyinfo)
+ *   zoneinfo    each zone's span, watermarks, reserves and free pages
+ *   meminfo     RAM, free, reserved and what the struct pages cost
+ */
+#include "mm/vmstat.h"
+#include "mm/internal.h"
+#include "kernel/monitor.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+unsigned long vm_event_states[NR_CPUS][NR_VM_EVENT_ITEMS];
+
+#define ORDER_NAMES(prefix) \
+	prefix "0", prefix "1", prefix "2", prefix "3", prefix "4", prefix "5", \
+	prefix "6", prefix "7", prefix "8", prefix "9", prefix "10"
+
+const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
+	[PGALLOC] = "pgalloc",
+	[PGFREE] = "pgfree",
+	[PGALLOC_ORDER0] = ORDER_NAMES("pgalloc_order"),
+	[PGFREE_ORDER0] = ORDER_NAMES("pgfree_order"),
+	[PCP_ALLOC] = "pcp_alloc",
+	[PCP_REFILL] = "pcp_refill",
+	[PCP_DRAIN] = "pcp_drain",
+	[ALLOCSTALL] = "allocstall",
+	[SLABS_SCANNED] = "slabs_scanned",
+	[OOM_KILL] = "oom_kill",
+	[PGALLOC_FAIL] = "pgalloc_fail",
+	[PGALLOC_NORETRY_FAIL] = "pgalloc_noretry_fail",
+	[PGALLOC_BAD_FREE] = "pgalloc_bad_free",
+	[NR_TLB_REMOTE_FLUSH] = "nr_tlb_remote_flush",
+	[NR_TLB_REMOTE_FLUSH_RECEIVED] = "nr_tlb_remote_flush_received",
+	[NR_TLB_LOCAL_FLUSH_ALL] = "nr_tlb_local_flush_all",
+	[NR_TLB_LOCAL_FLUSH_ONE] = "nr_tlb_local_flush_one",
+};
+
+/**
+ * all_vm_events - every counter, summed over all CPUs
+ * @buf: NR_VM_EVENT_ITEMS values
+ *
+ * Context: any.  The sum is not a snapshot: other CPUs keep counting.
+ */
+void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS])
+{
+	memset(buf, 0, NR_VM_EVENT_ITEMS * sizeof(buf[0]));
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+			buf[i] += READ_ONCE(vm_event_states[cpu][i]);
+	}
+}
+
+/** global_vm_event - one counter, summed over all CPUs */
+unsigned long global_vm_event(enum vm_event_item item)
+{
+	unsigned long sum = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(vm_event_states[cpu][item]);
+	return sum;
+}
+
+static int cmd_vmstat(int argc, char **argv)
+{
+	unsigned long events[NR_VM_EVENT_ITEMS];
+
+	(void)argc;
+	(void)argv;
+	all_vm_events(events);
+	printk("nr_free_pages %lu\n", nr_free_pages());
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		printk("%s %lu\n", vm_event_names[i], events[i]);
+	return 0;
+}
+MONITOR_COMMAND(vmstat, "event counters of the memory allocators", cmd_vmstat);
+
+static int cmd_buddyinfo(int argc, char **argv)
+{
+	int nid;
+
+	(void)argc;
+	(void)argv;
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!zone_populated(zone))
+				continue;
+			printk("Node %d, zone %8s", nid, zone->name);
+			for (int o = 0; o <= MAX_PAGE_ORDER; o++)
+				printk(KERN_CONT " %6lu", READ_ONCE(zone->free_area[o].nr_free));
+			printk(KERN_CONT "\n");
+		}
+	}
+	return 0;
+}
+MONITOR_COMMAND(buddyinfo, "free blocks per order (0..10) per zone", cmd_buddyinfo);
+
+static void show_zone(struct zone *zone, int nid)
+{
+	unsigned int cpu;
+
+	printk("Node %d, zone %8s\n", nid, zone->name);
+	printk("  pages free     %lu (of which on per-CPU lists: %lu)\n",
+	       zone_free_pages(zone), zone_free_pages(zone) - zone->nr_free);
+	printk("        min      %lu\n        low      %lu\n        high     %lu\n",
+	       zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW],
+	       zone->watermark[WMARK_HIGH]);
+	printk("        spanned  %lu\n        present  %lu\n        managed  %lu\n",
+	       zone->spanned_pages, zone->present_pages, zone->managed_pages);
+	printk("        protection: (%lu, %lu, %lu)\n", zone->lowmem_reserve[0],
+	       zone->lowmem_reserve[1], zone->lowmem_reserve[2]);
+	printk("  start_pfn:     %#lx\n  end_pfn:       %#lx\n", zone->zone_start_pfn,
+	       zone_end_pfn(zone));
+	for_each_online_cpu(cpu)
+		printk("  pagesets cpu %u: count %d high %d batch %d\n", cpu, zone->pcp[cpu].count,
+		       zone->pcp[cpu].high, zone->pcp[cpu].batch);
+}
+
+static int cmd_zoneinfo(int argc, char **argv)
+{
+	int nid;
+
+	(void)argc;
+	(void)argv;
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (zone_populated(zone))
+				show_zone(zone, nid);
+		}
+	}
+	return 0;
+}
+MONITOR_COMMAND(zoneinfo, "each zone's range, watermarks, reserves and free pages", cmd_zoneinfo);
+
+static int cmd_meminfo(int argc, char **argv)
+{
+	unsigned long ram = totalram_pages + reserved_pages;
+	unsigned long memmap = ram * sizeof(struct page);
+
+	(void)argc;
+	(void)argv;
+	printk("MemTotal:       %8lu kB   (RAM the firmware reported)\n", ram * 4);
+	printk("MemManaged:     %8lu kB   (given to the buddy allocator)\n", totalram_pages * 4);
+	printk("MemFree:        %8lu kB\n", nr_free_pages() * 4);
+	printk("Reserved:       %8lu kB   (kernel image, boot data, page tables, struct pages)\n",
+	       reserved_pages * 4);
+	printk("StructPages:    %8lu kB   (%zu bytes per 4 KiB page: %lu.%02lu%%)\n",
+	       memmap / 1024, sizeof(struct page), sizeof(struct page) * 100 / PAGE_SIZE,
+	       sizeof(struct page) * 10000 / PAGE_SIZE % 100);
+	printk("(the firmware's memory map itself: 'memmap')\n");
+	return 0;
+}
+MONITOR_COMMAND(meminfo, "RAM: total, managed, free, reserved, struct page overhead", cmd_meminfo);
