@@ -20,6 +20,7 @@
 #include "lib/vsprintf.h"
 
 static bool poisoning;
+static unsigned long nr_poisoned;	/* pages carrying PG_poisoned: none means nothing to check */
 
 /** set_page_poisoning - turn poisoning of freed pages on or off */
 void set_page_poisoning(bool on)
@@ -88,24 +89,27 @@ bool free_pages_check(struct page *page, unsigned int order, void *caller)
 	unsigned int real_order;
 	char why[96];
 
+	/*
+	 * The common case, cheaply: the head of an allocated block, freed with
+	 * its order.  PG_allocated is cleared on free, so this also rules out
+	 * a double free (unless the pages were given out again meanwhile).
+	 */
+	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(pfn) &&
+		   (page->flags & (1UL << PG_allocated | 1UL << PG_reserved)) == 1UL << PG_allocated &&
+		   page->private == order))
+		return true;
+
+	/* Something is wrong: work out what, for the report. */
 	if (order > MAX_PAGE_ORDER) {
 		bad_free(pfn, order, caller, "order larger than MAX_PAGE_ORDER");
-		return false;
-	}
-	if (page < vmemmap || ((unsigned long)page - (unsigned long)vmemmap) % sizeof(*page) ||
-	    !pfn_valid(pfn)) {
+	} else if (page < vmemmap || ((unsigned long)page - (unsigned long)vmemmap) % sizeof(*page) ||
+		   !pfn_valid(pfn)) {
 		bad_free(pfn, order, caller, "not a page of RAM (bad struct page pointer)");
-		return false;
-	}
-	if (PageReserved(page)) {
+	} else if (PageReserved(page)) {
 		bad_free(pfn, order, caller, "reserved page (never given out by the allocator)");
-		return false;
-	}
-	if (pfn_is_free(pfn)) {
+	} else if (pfn_is_free(pfn)) {
 		bad_free(pfn, order, caller, "double free (the page is already free)");
-		return false;
-	}
-	if (!page_test(page, PG_allocated)) {
+	} else if (!page_test(page, PG_allocated)) {
 		unsigned long head = enclosing_block(pfn, &real_order);
 
 		if (head)
@@ -114,15 +118,12 @@ bool free_pages_check(struct page *page, unsigned int order, void *caller)
 		else
 			snprintf(why, sizeof(why), "not the first page of an allocated block");
 		bad_free(pfn, order, caller, why);
-		return false;
-	}
-	if (page->private != order) {
+	} else {
 		snprintf(why, sizeof(why), "freed with order %u, allocated with order %lu",
 			 order, page->private);
 		bad_free(pfn, order, caller, why);
-		return false;
 	}
-	return true;
+	return false;
 }
 
 /**
@@ -159,18 +160,22 @@ void poison_block(struct page *page, unsigned int order)
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		memset(page_address(page + i), PAGE_POISON, PAGE_SIZE);
 		page_set(page + i, PG_poisoned);
+		__atomic_fetch_add(&nr_poisoned, 1, __ATOMIC_RELAXED);
 	}
 }
 
 /** check_poison_block - report a block whose poison was overwritten while free */
 void check_poison_block(struct page *page, unsigned int order)
 {
+	if (!READ_ONCE(nr_poisoned))
+		return;
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		const u8 *p = page_address(page + i);
 
 		if (!page_test(page + i, PG_poisoned))
 			continue;
 		page_clear(page + i, PG_poisoned);
+		__atomic_fetch_sub(&nr_poisoned, 1, __ATOMIC_RELAXED);
 		for (unsigned long off = 0; off < PAGE_SIZE; off++) {
 			if (p[off] != PAGE_POISON) {
 				pr_err("BUG: page poison overwritten: pfn:%#lx offset:%#lx byte:%#x "

@@ -1,0 +1,87 @@
+/*
+ * tests/bench/page_alloc_bench.c - what a page costs.
+ *
+ * Each row is one alloc_pages() + __free_pages() pair.  Order 0 is measured
+ * twice: normally, where the pair is served by this CPU's per-CPU list, and
+ * with that list shrunk to one page (high = batch = 1), so that every free
+ * drains to the buddy lists and every allocation refills from them - the
+ * cost the per-CPU lists exist to avoid.
+ */
+#include "bench/bench.h"
+#include "mm/mmzone.h"
+
+#define PCP_ROW		"page alloc+free order-0 (per-CPU list)"
+
+static void run_order(unsigned long iters, unsigned int order)
+{
+	for (unsigned long i = 0; i < iters; i++) {
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+
+		if (page)
+			__free_pages(page, order);
+	}
+}
+
+static void run_order0(unsigned long iters)
+{
+	run_order(iters, 0);
+}
+BENCHMARK(page_order0_pcp, PCP_ROW, NULL, 20000, run_order0);
+
+#define NR_PCP		(MAX_NUMNODES * MAX_NR_ZONES)
+
+/* Shrink this CPU's lists to one page, remembering their sizes in @saved. */
+static void shrink_pcp(struct per_cpu_pages *saved)
+{
+	int nid;
+
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct per_cpu_pages *pcp =
+				&NODE_DATA(nid)->node_zones[z].pcp[smp_processor_id()];
+
+			saved[nid * MAX_NR_ZONES + z] = *pcp;
+			pcp->high = 1;
+			pcp->batch = 1;
+		}
+	}
+}
+
+static void restore_pcp(const struct per_cpu_pages *saved)
+{
+	int nid;
+
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct per_cpu_pages *pcp =
+				&NODE_DATA(nid)->node_zones[z].pcp[smp_processor_id()];
+
+			pcp->high = saved[nid * MAX_NR_ZONES + z].high;
+			pcp->batch = saved[nid * MAX_NR_ZONES + z].batch;
+		}
+	}
+}
+
+static void run_order0_buddy(unsigned long iters)
+{
+	struct per_cpu_pages saved[NR_PCP];
+
+	drain_all_pages();
+	shrink_pcp(saved);
+	run_order(iters, 0);
+	restore_pcp(saved);
+}
+BENCHMARK(page_order0_buddy, "page alloc+free order-0 (buddy lists)", PCP_ROW, 20000,
+	  run_order0_buddy);
+
+static void run_order3(unsigned long iters)
+{
+	run_order(iters, 3);
+}
+BENCHMARK(page_order3, "page alloc+free order-3", PCP_ROW, 10000, run_order3);
+
+static void run_order9(unsigned long iters)
+{
+	run_order(iters, 9);
+}
+BENCHMARK(page_order9, "page alloc+free order-9", PCP_ROW, 5000, run_order9);
