@@ -24,11 +24,17 @@
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/power.h"
 #include "arch/x86_64/serial.h"
+#include "arch/x86_64/srat.h"
 #include "lib/vsprintf.h"
 #include "kunit/test.h"
 #include "bench/bench.h"
 
 void kmain(u32 magic, u32 info);
+
+static void numa_memory_range(u64 start, u64 end, int nid)
+{
+	memblock_set_node(start, end - start, nid);
+}
 
 extern const char _end[];
 #define LOAD_PHYS	0x100000UL	/* where linker.ld places the image */
@@ -98,9 +104,10 @@ void kmain(u32 magic, u32 info)
 	console_set_level(cmdline_get_ulong("loglevel", 6));
 	pr_info("Command line: %s\n", boot_info.cmdline);
 	memblock_setup();
+	acpi_init();
+	srat_parse(numa_memory_range);
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
-	acpi_init();
 
 	if (cmdline_has("kunit"))
 		run_tests();

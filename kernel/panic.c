@@ -48,18 +48,21 @@ void dump_stack(void)
 		   (unsigned long)__builtin_return_address(0));
 }
 
-void __warn(const char *file, int line, void *caller, const char *fmt, ...)
+/* The report behind WARN(): @ip is the address of the WARN itself. */
+void __warn(const char *file, int line, void *ip, const char *fmt, ...)
 {
+	unsigned long *frame = __builtin_frame_address(0);
 	va_list args;
 
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
-	printk(KERN_WARNING "WARNING: at %s:%d %pS\n", file, line, caller);
+	printk(KERN_WARNING "WARNING: at %s:%d %pS\n", file, line, ip);
 	if (fmt) {
 		va_start(args, fmt);
 		vprintk(fmt, args);
 		va_end(args);
 	}
-	dump_stack();
+	/* Start the trace at the warning function, not in here. */
+	show_stack(frame[0], (unsigned long)ip);
 	printk(KERN_WARNING "---[ end trace ]---\n");
 }
 

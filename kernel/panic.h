@@ -12,11 +12,16 @@
 #include "lib/compiler.h"
 
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
-void __warn(const char *file, int line, void *caller, const char *fmt, ...) __printf(4, 5);
+void __warn(const char *file, int line, void *ip, const char *fmt, ...) __printf(4, 5);
 void dump_stack(void);
 
+/* The address of the code being executed: where the WARN is. */
+#define _THIS_IP_	({ unsigned long __ip;					\
+			   __asm__ __volatile__("leaq 0(%%rip), %0" : "=r"(__ip));	\
+			   __ip; })
+
 #define __WARN_printf(fmt, ...)						\
-	__warn(__FILE__, __LINE__, __builtin_return_address(0), fmt, ##__VA_ARGS__)
+	__warn(__FILE__, __LINE__, (void *)_THIS_IP_, fmt, ##__VA_ARGS__)
 
 #define WARN(cond, fmt, ...) ({						\
 	bool __c = !!(cond);						\

@@ -261,8 +261,10 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, const char *ca
 			continue;
 		init_test(&test, c->name);
 		printk("    # %s: running\n", c->name);
-		if (init_err)
-			kunit_mark_skipped(&test, "suite_init() failed (%d)", init_err);
+		if (init_err) {
+			printk("    # %s: suite_init() failed (%d)\n", c->name, init_err);
+			test.status = KUNIT_FAILURE;
+		}
 		else if (c->generate_params)
 			test.status = run_param_case(suite, c);
 		else
