@@ -12,7 +12,9 @@
 #include "kernel/kallsyms.h"
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
@@ -54,6 +56,7 @@ static void run_benchmarks(void)
  */
 void kmain(u32 magic, u32 info)
 {
+	setup_per_cpu_areas();
 	serial_init();
 	vsprintf_set_symbol_formatter(sprint_symbol);
 	gdt_init_cpu(0, NULL);
@@ -69,6 +72,7 @@ void kmain(u32 magic, u32 info)
 	console_set_level(cmdline_get_ulong("loglevel", 6));
 	pr_info("Command line: %s\n", boot_info.cmdline);
 	acpi_init();
+	smp_init();
 
 	if (cmdline_has("kunit"))
 		run_tests();
