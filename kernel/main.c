@@ -12,11 +12,14 @@
 #include "kernel/kallsyms.h"
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "mm/memblock.h"
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/multiboot2.h"
@@ -34,6 +37,15 @@ void kmain(u32 magic, u32 info);
 static void numa_memory_range(u64 start, u64 end, int nid)
 {
 	memblock_set_node(start, end - start, nid);
+}
+
+/* Each CPU's node, from the SRAT's APIC entries (all node 0 without an SRAT). */
+static void numa_cpus_init(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		set_cpu_numa_node(cpu, srat_apic_to_node(cpu_apic_id(cpu)));
 }
 
 extern const char _end[];
@@ -89,6 +101,7 @@ static void run_benchmarks(void)
  */
 void kmain(u32 magic, u32 info)
 {
+	setup_per_cpu_areas();
 	serial_init();
 	vsprintf_set_symbol_formatter(sprint_symbol);
 	gdt_init_cpu(0, NULL);
@@ -108,6 +121,8 @@ void kmain(u32 magic, u32 info)
 	srat_parse(numa_memory_range);
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
+	smp_init();
+	numa_cpus_init();
 
 	if (cmdline_has("kunit"))
 		run_tests();

@@ -15,11 +15,6 @@ __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 void __warn(const char *file, int line, void *ip, const char *fmt, ...) __printf(4, 5);
 void dump_stack(void);
 
-/* The address of the code being executed: where the WARN is. */
-#define _THIS_IP_	({ unsigned long __ip;					\
-			   __asm__ __volatile__("leaq 0(%%rip), %0" : "=r"(__ip));	\
-			   __ip; })
-
 #define __WARN_printf(fmt, ...)						\
 	__warn(__FILE__, __LINE__, (void *)_THIS_IP_, fmt, ##__VA_ARGS__)
 

@@ -1,32 +1,58 @@
 /*
- * kernel/smp.h - which CPU am I, and how many are there.
+ * kernel/smp.h - which CPU am I, how many are there, and running a function
+ * on other CPUs.
  *
- * PLACEHOLDER until SMP bring-up lands (issue 4): one CPU, number 0.
- * The SMP work replaces this file, keeping these names and meanings.
+ * smp_processor_id() is one %gs-relative load of the per-CPU cpu_number.
+ * CPUs are numbered 0 (the boot CPU) to num_possible_cpus() - 1 in MADT
+ * order; the local APIC id of each is cpu_apic_id(cpu) (arch/x86_64/apic.h).
+ *
+ * Cross-CPU calls (kernel/smp.c), as in Linux:
+ *   smp_call_function_single(cpu, func, info, wait)  run func(info) on @cpu
+ *   smp_call_function_many(mask, func, info, wait)   on the online CPUs of
+ *                                                    @mask except this one
+ *   smp_call_function(func, info, wait)              on every other online CPU
+ *   on_each_cpu(func, info, wait)                    everywhere, this CPU too
+ * @func runs in interrupt context on the target (interrupts off): it must be
+ * short and must not wait for other CPUs.  With @wait the caller returns
+ * only after every @func has returned; without it, only after every target
+ * has been sent its request (the request block is reused once it is done).
+ *
+ * There is no preemption in this kernel: code never moves to another CPU,
+ * so get_cpu()/put_cpu() and preempt_disable() are only markers.
  */
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
 #include "kernel/config.h"
+#include "kernel/cpumask.h"
+#include "kernel/percpu.h"
+
+DECLARE_PER_CPU(unsigned int, cpu_number);
 
 static inline unsigned int smp_processor_id(void)
 {
-	return 0;
+	return this_cpu_read(cpu_number);
 }
 
-static inline unsigned int num_online_cpus(void)
-{
-	return 1;
-}
-
-#define for_each_online_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
+#define raw_smp_processor_id()	smp_processor_id()
+#define preempt_disable()	barrier()
+#define preempt_enable()	barrier()
+#define get_cpu()		({ preempt_disable(); smp_processor_id(); })
+#define put_cpu()		preempt_enable()
 
 typedef void (*smp_call_func_t)(void *info);
 
-static inline void on_each_cpu(smp_call_func_t func, void *info, int wait)
-{
-	(void)wait;
-	func(info);
-}
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait);
+void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+			    void *info, bool wait);
+void smp_call_function(smp_call_func_t func, void *info, int wait);
+void on_each_cpu(smp_call_func_t func, void *info, int wait);
+void generic_smp_call_function_interrupt(void);
+void smp_send_reschedule(int cpu);
+
+void smp_init(void);
+void smp_cpus_done(void);
+__noreturn void cpu_idle(void);
+unsigned int smp_boot_failed_cpus(void);
 
 #endif

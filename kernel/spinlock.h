@@ -1,16 +1,34 @@
 /*
- * kernel/spinlock.h - ticket spinlocks, with Linux's names.
+ * kernel/spinlock.h - ticket spinlocks, with Linux's names and a debug mode.
  *
  * A ticket lock is two counters: take a ticket (atomic fetch-and-add on
  * `next`), then wait until `owner` reaches it.  CPUs get the lock in the
  * order they asked, so none starves.  The _irqsave variants also turn
  * interrupts off, for data an interrupt handler may touch too.
+ *
+ * With CONFIG_DEBUG_SPINLOCK (on by default) the lock also remembers who
+ * holds it: the CPU and the instruction that took it.  That catches two
+ * classic bugs, each reported in one "BUG:" line with a backtrace:
+ *   - recursion: a CPU asks for a lock it already holds.  Without the check
+ *     it would wait for itself forever.  Here the report is printed and the
+ *     inner spin_lock() returns without taking the lock (the matching inner
+ *     spin_unlock() then does nothing), so the machine goes on running;
+ *   - lockup: a CPU has waited longer than spinlock_lockup_ms (1 s) for a
+ *     lock; the report names the holder's CPU and where it took the lock,
+ *     and the waiter goes on waiting, as in Linux.
+ * The code for both is out of line in kernel/spinlock.c; the fast path
+ * costs two extra compares and two stores.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
 
 #include "lib/compiler.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/smp.h"
+
+#ifndef CONFIG_DEBUG_SPINLOCK
+#define CONFIG_DEBUG_SPINLOCK	1
+#endif
 
 typedef struct {
 	union {
@@ -20,54 +38,112 @@ typedef struct {
 			u16 next;		/* next ticket to hand out */
 		};
 	};
+#if CONFIG_DEBUG_SPINLOCK
+	u32 owner_cpu;				/* holder's CPU + 1; 0 when free */
+	u32 recursion;				/* reported nested takes not undone yet */
+	unsigned long owner_ip;			/* where the holder took it */
+#endif
 } spinlock_t;
 
 #define __SPIN_LOCK_UNLOCKED	{ .val = 0 }
 #define DEFINE_SPINLOCK(name)	spinlock_t name = __SPIN_LOCK_UNLOCKED
 
+/* Out of line, in kernel/spinlock.c */
+extern unsigned long spinlock_lockup_ms;
+void spin_lock_wait(spinlock_t *lock, u16 ticket, unsigned long ip);
+void spin_bug_recursion(spinlock_t *lock, unsigned long ip);
+
 static inline void spin_lock_init(spinlock_t *lock)
 {
-	lock->val = 0;
+	*lock = (spinlock_t)__SPIN_LOCK_UNLOCKED;
 }
 
-static inline void spin_lock(spinlock_t *lock)
+static inline bool spin_is_locked(spinlock_t *lock)
 {
-	u16 ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
+	u32 v = READ_ONCE(lock->val);
 
-	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
-		cpu_relax();
+	return (v & 0xffff) != (v >> 16);
 }
 
-static inline bool spin_trylock(spinlock_t *lock)
+static inline void spin_debug_acquired(spinlock_t *lock, unsigned long ip)
+{
+#if CONFIG_DEBUG_SPINLOCK
+	lock->owner_cpu = smp_processor_id() + 1;
+	lock->owner_ip = ip;
+#else
+	(void)lock;
+	(void)ip;
+#endif
+}
+
+static inline void __spin_lock(spinlock_t *lock, unsigned long ip)
+{
+	u16 ticket;
+
+#if CONFIG_DEBUG_SPINLOCK
+	if (unlikely(READ_ONCE(lock->owner_cpu) == smp_processor_id() + 1) &&
+	    spin_is_locked(lock)) {
+		spin_bug_recursion(lock, ip);
+		return;
+	}
+#endif
+	ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
+	if (unlikely(__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket))
+		spin_lock_wait(lock, ticket, ip);
+	spin_debug_acquired(lock, ip);
+}
+
+static inline bool __spin_trylock(spinlock_t *lock, unsigned long ip)
 {
 	u32 old = READ_ONCE(lock->val);
 
 	if ((old & 0xffff) != (old >> 16))
 		return false;		/* someone holds it */
-	return __atomic_compare_exchange_n(&lock->val, &old, old + (1u << 16), false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&lock->val, &old, old + (1u << 16), false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+	spin_debug_acquired(lock, ip);
+	return true;
 }
 
 static inline void spin_unlock(spinlock_t *lock)
 {
+#if CONFIG_DEBUG_SPINLOCK
+	if (unlikely(lock->recursion)) {
+		lock->recursion--;	/* the inner, reported take: nothing to undo */
+		return;
+	}
+	lock->owner_cpu = 0;
+	lock->owner_ip = 0;
+#endif
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
 }
 
-static inline bool spin_is_locked(spinlock_t *lock)
-{
-	return READ_ONCE(lock->owner) != READ_ONCE(lock->next);
-}
+#define spin_lock(lock)		__spin_lock(lock, _THIS_IP_)
+#define spin_trylock(lock)	__spin_trylock(lock, _THIS_IP_)
 
 #define spin_lock_irqsave(lock, flags)					\
 	do {								\
 		local_irq_save(flags);					\
-		spin_lock(lock);					\
+		__spin_lock(lock, _THIS_IP_);				\
 	} while (0)
 
 #define spin_unlock_irqrestore(lock, flags)				\
 	do {								\
 		spin_unlock(lock);					\
 		local_irq_restore(flags);				\
+	} while (0)
+
+#define spin_lock_irq(lock)						\
+	do {								\
+		local_irq_disable();					\
+		__spin_lock(lock, _THIS_IP_);				\
+	} while (0)
+
+#define spin_unlock_irq(lock)						\
+	do {								\
+		spin_unlock(lock);					\
+		local_irq_enable();					\
 	} while (0)
 
 #endif

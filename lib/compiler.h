@@ -51,6 +51,11 @@ typedef int64_t s64;
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
 
+/* The address of the instruction being executed (who takes a lock, where a WARN is) */
+#define _THIS_IP_	({ unsigned long __ip;					\
+			   __asm__ __volatile__("leaq 0(%%rip), %0" : "=r"(__ip));	\
+			   __ip; })
+
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
 
 #endif

@@ -185,3 +185,117 @@ void acpi_power_off(void)
 	if (pm1b)
 		outw(pm1b, (u16)((slp_typ << 10) | SLP_EN));
 }
+
+/* MADT entry types (ACPI 6.5, table 5.21) */
+#define MADT_LOCAL_APIC		0
+#define MADT_IO_APIC		1
+#define MADT_INT_OVERRIDE	2
+#define MADT_LAPIC_NMI		4
+#define MADT_LAPIC_ADDR		5
+#define MADT_LOCAL_X2APIC	9
+
+#define MADT_ENABLED		(1U << 0)
+#define MADT_ONLINE_CAPABLE	(1U << 1)
+
+static void madt_add_cpu(struct madt_info *info, u32 apic_id, u32 uid, u32 flags, bool x2)
+{
+	struct madt_cpu *c;
+
+	for (unsigned int i = 0; i < info->nr_cpus; i++) {
+		if (info->cpus[i].apic_id == apic_id)
+			return;		/* the same CPU listed as xAPIC and x2APIC */
+	}
+	if (info->nr_cpus >= MADT_MAX_CPUS) {
+		pr_warn("ACPI: MADT lists more than %u CPUs; APIC id %u ignored\n",
+			MADT_MAX_CPUS, apic_id);
+		return;
+	}
+	c = &info->cpus[info->nr_cpus++];
+	c->apic_id = apic_id;
+	c->acpi_uid = uid;
+	c->enabled = flags & MADT_ENABLED;
+	c->online_capable = flags & MADT_ONLINE_CAPABLE;
+	c->x2apic = x2;
+}
+
+/**
+ * acpi_parse_madt - read the CPUs and interrupt controllers from the MADT
+ * @info: filled in (zeroed first)
+ *
+ * The MADT is a 44-byte head (header, local APIC address, flags) followed
+ * by variable-length entries, each starting with a type and a length byte.
+ * An entry whose length is too short for its type, or that runs past the
+ * table, is counted in @info->nr_bad and parsing stops there (the length
+ * bytes can no longer be trusted).  Unknown types are skipped.
+ * Context: boot, after acpi_init().
+ * Return: 0, or -1 if there is no MADT (a one-CPU machine of old).
+ */
+int acpi_parse_madt(struct madt_info *info)
+{
+	const struct acpi_table_header *madt = acpi_find_table("APIC");
+	const u8 *p, *end;
+	u32 lapic32 = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (!madt || madt->length < sizeof(*madt) + 8)
+		return -1;
+	p = (const u8 *)madt;
+	end = p + madt->length;
+	memcpy(&lapic32, p + sizeof(*madt), 4);
+	memcpy(&info->flags, p + sizeof(*madt) + 4, 4);
+	info->lapic_addr = lapic32;
+
+	for (p += sizeof(*madt) + 8; p + 2 <= end; p += p[1]) {
+		u8 type = p[0], len = p[1];
+		u32 id, uid, flags, addr, gsi;
+		u64 addr64;
+
+		if (len < 2 || p + len > end) {
+			info->nr_bad++;
+			pr_err("ACPI: MADT entry at offset %ld has a bad length %u; rest ignored\n",
+			       (long)(p - (const u8 *)madt), len);
+			break;
+		}
+		switch (type) {
+		case MADT_LOCAL_APIC:
+			if (len < 8)
+				goto bad;
+			memcpy(&flags, p + 4, 4);
+			madt_add_cpu(info, p[3], p[2], flags, false);
+			break;
+		case MADT_LOCAL_X2APIC:
+			if (len < 16)
+				goto bad;
+			memcpy(&id, p + 4, 4);
+			memcpy(&flags, p + 8, 4);
+			memcpy(&uid, p + 12, 4);
+			madt_add_cpu(info, id, uid, flags, true);
+			break;
+		case MADT_IO_APIC:
+			if (len < 12)
+				goto bad;
+			memcpy(&addr, p + 4, 4);
+			memcpy(&gsi, p + 8, 4);
+			if (info->nr_ioapics < MADT_MAX_IOAPICS)
+				info->ioapics[info->nr_ioapics++] =
+					(struct madt_ioapic){ p[2], addr, gsi };
+			break;
+		case MADT_INT_OVERRIDE:
+			info->nr_overrides++;
+			break;
+		case MADT_LAPIC_ADDR:
+			if (len < 12)
+				goto bad;
+			memcpy(&addr64, p + 4, 8);
+			info->lapic_addr = addr64;
+			break;
+		default:
+			break;
+		}
+		continue;
+bad:
+		info->nr_bad++;
+		pr_err("ACPI: MADT entry of type %u is too short (%u bytes); skipped\n", type, len);
+	}
+	return 0;
+}

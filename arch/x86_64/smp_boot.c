@@ -1,0 +1,269 @@
+/*
+ * arch/x86_64/smp_boot.c - finding the CPUs and starting them.
+ *
+ * The MADT lists every CPU's local APIC.  The boot CPU (the one GRUB ran
+ * on) becomes CPU 0; each other enabled entry gets the next number, up to
+ * NR_CPUS.  For each, smp_init() prepares what the CPU will need before it
+ * runs a single instruction of C: a per-CPU area, a stack with an unmapped
+ * guard page under it, interrupt stacks for its TSS, and the trampoline's
+ * parameters.  Then the wake-up sequence of the Intel SDM (vol. 3, 8.4.4
+ * and the MultiProcessor Specification B.4):
+ *
+ *	INIT (assert; de-assert after 10 ms)
+ *	STARTUP, vector 0x08 (start at 0x8000)      wait 200 us
+ *	STARTUP again, unless the CPU already answered; wait 200 us
+ *
+ * The delays are timed with udelay()/mdelay() on the TSC calibrated against
+ * the PIT.  The AP runs boot/trampoline.asm up to long mode and then
+ * start_secondary() below, which loads its own GDT/TSS, the shared IDT,
+ * enables its local APIC and timer, marks itself online and enters the idle
+ * loop.  The boot CPU waits for the "online" bit for SMP_BOOT_TIMEOUT_MS;
+ * a CPU that has not come by then is reported, sent INIT again (which
+ * parks it in wait-for-SIPI, so it cannot wake up later on a stack that is
+ * no longer its own) and left out.  CPUs are started one at a time, since
+ * they share the trampoline page.
+ *
+ * Memory: stacks and IST areas come from static arrays for up to
+ * SMP_STATIC_APS application processors (the page allocator does not run
+ * yet when this code is written; arch code cannot guard-page memory of the
+ * direct map, which uses large pages).  More CPUs are reported and left out.
+ */
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/pgtable.h"
+#include "arch/x86_64/timer.h"
+#include "kernel/cmdline.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "lib/string.h"
+
+#define TRAMPOLINE_BASE		0x8000
+#define SMP_STATIC_APS		7	/* 8 CPUs in all, as the largest test config */
+#define AP_STACK_SIZE		(16 * 1024)
+#define SMP_BOOT_TIMEOUT_MS	2000
+
+/* Must match the tr_params block in boot/trampoline.asm */
+struct trampoline_params {
+	u32 cr3;
+	u32 efer;
+	u64 kernel_cr3;
+	u64 cr4;
+	u64 gs_base;
+	u64 stack;
+	u64 entry;
+	u64 cpu;
+} __packed;
+
+extern const char trampoline_start[], trampoline_end[], trampoline_params[];
+extern const char ap_entry64[];
+void start_secondary(unsigned long cpu);
+
+struct ap_stack {
+	u8 guard[PAGE_SIZE];
+	u8 stack[AP_STACK_SIZE];
+};
+
+static struct ap_stack ap_stacks[SMP_STATIC_APS] __aligned(PAGE_SIZE);
+static u8 ap_ist[SMP_STATIC_APS][IST_STACKS_SIZE] __aligned(16);
+static void *cpu_ist_area[NR_CPUS];
+
+/* The temporary page tables the APs turn paging on with (see trampoline.asm) */
+static u64 tmp_pml4[512] __aligned(PAGE_SIZE);
+static u64 tmp_pdpt[512] __aligned(PAGE_SIZE);
+static u64 tmp_pd[512] __aligned(PAGE_SIZE);
+
+static struct madt_info madt;
+static unsigned int nr_left_out;
+
+/** smp_boot_failed_cpus - how many MADT CPUs did not come online (for tests) */
+unsigned int smp_boot_failed_cpus(void)
+{
+	return nr_left_out;
+}
+
+/* Unmap the page under an AP stack, so an overflow faults (on the IST stack). */
+static bool guard_page(void *page)
+{
+	unsigned int level;
+	unsigned long va = (unsigned long)page;
+
+	if (!lookup_kernel_pte(va, &level))
+		return true;		/* already unmapped */
+	if (level != 1)
+		return false;		/* inside a large page: cannot split it here */
+	unmap_kernel_page(va);
+	invlpg(va);			/* no other CPU runs yet that could cache it */
+	return true;
+}
+
+/**
+ * start_secondary - the first C function an AP runs
+ * @cpu: its logical number (the GS base already points at its per-CPU area)
+ *
+ * Context: the AP, interrupts off, on its own stack, on the kernel's page
+ * tables.  Does not return: ends in the idle loop.
+ */
+void start_secondary(unsigned long cpu)
+{
+	gdt_init_cpu(cpu, cpu_ist_area[cpu]);
+	idt_load();
+	lapic_setup_cpu(false);
+	if (read_apic_id() != cpu_apic_id(cpu))
+		pr_warn("smp: CPU%lu expected APIC id %u, has %u\n", cpu,
+			cpu_apic_id(cpu), read_apic_id());
+	lapic_timer_start_periodic(HZ);
+	cpumask_set_cpu(cpu, &__cpu_online_mask);
+	cpu_idle();
+}
+
+static void setup_temporary_tables(void)
+{
+	const u64 *kernel_pml4 = __va(read_cr3() & PAGE_MASK);
+
+	memset(tmp_pml4, 0, sizeof(tmp_pml4));
+	tmp_pd[0] = 0 | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE;	/* 0..2 MiB */
+	tmp_pdpt[0] = __pa(tmp_pd) | _PAGE_PRESENT | _PAGE_RW;
+	tmp_pml4[0] = __pa(tmp_pdpt) | _PAGE_PRESENT | _PAGE_RW;
+	for (int i = 256; i < 512; i++)
+		tmp_pml4[i] = kernel_pml4[i];
+}
+
+/* Did @cpu come online within @ms? */
+static bool wait_for_online(unsigned int cpu, unsigned long ms)
+{
+	u64 deadline = ktime_get_ns() + ms * 1000000ULL;
+
+	while (ktime_get_ns() < deadline) {
+		if (cpu_online(cpu))
+			return true;
+		cpu_relax();
+	}
+	return cpu_online(cpu);
+}
+
+static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
+{
+	u32 apicid = cpu_apic_id(cpu);
+	unsigned int slot = cpu - 1;
+	u64 t0;
+
+	if (slot >= SMP_STATIC_APS) {
+		pr_err("smp: CPU%u (APIC id %u): no stack for it (static room for %u APs); left out\n",
+		       cpu, apicid, SMP_STATIC_APS);
+		return -1;
+	}
+	if (percpu_alloc_area(cpu)) {
+		pr_err("smp: CPU%u (APIC id %u): no per-CPU area; left out\n", cpu, apicid);
+		return -1;
+	}
+	if (!guard_page(ap_stacks[slot].guard))
+		pr_warn("smp: CPU%u: stack guard page inside a large page; no guard\n", cpu);
+	cpu_ist_area[cpu] = ap_ist[slot];
+
+	setup_temporary_tables();
+	params->cr3 = (u32)__pa(tmp_pml4);
+	params->efer = (u32)rdmsr(MSR_EFER);
+	params->kernel_cr3 = read_cr3();
+	params->cr4 = read_cr4();
+	params->gs_base = per_cpu_offset(cpu);
+	params->stack = (u64)(ap_stacks[slot].stack + AP_STACK_SIZE);
+	params->entry = (u64)ap_entry64;
+	params->cpu = cpu;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	t0 = ktime_get_ns();
+	if (apic_send_init(apicid))
+		pr_warn("smp: CPU%u: INIT not accepted by the local APIC\n", cpu);
+	for (int i = 0; i < 2 && !cpu_online(cpu); i++) {
+		if (apic_send_startup(apicid, TRAMPOLINE_BASE >> 12))
+			pr_warn("smp: CPU%u: STARTUP #%d: APIC send error\n", cpu, i + 1);
+		udelay(200);
+	}
+	if (!wait_for_online(cpu, SMP_BOOT_TIMEOUT_MS)) {
+		pr_err("smp: CPU%u (APIC id %u) did not come online within %u ms of "
+		       "INIT-SIPI-SIPI; left out\n", cpu, apicid, SMP_BOOT_TIMEOUT_MS);
+		apic_send_init(apicid);		/* park it: it must not wake up later */
+		cpumask_clear_cpu(cpu, &__cpu_online_mask);	/* in case it just made it */
+		return -1;
+	}
+	pr_info("smp: CPU%u (APIC id %u) online after %llu us\n", cpu, apicid,
+		(unsigned long long)(ktime_get_ns() - t0) / 1000);
+	return 0;
+}
+
+/* Number the MADT's enabled CPUs: the boot CPU first. */
+static void enumerate_cpus(void)
+{
+	u32 bsp_apicid = cpu_apic_id(0);
+	unsigned int next = 1, disabled = 0, too_many = 0;
+
+	cpumask_set_cpu(0, &__cpu_possible_mask);
+	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
+		const struct madt_cpu *c = &madt.cpus[i];
+
+		if (c->apic_id == bsp_apicid)
+			continue;
+		if (!c->enabled) {
+			disabled++;
+			continue;
+		}
+		if (next >= NR_CPUS) {
+			too_many++;
+			continue;
+		}
+		x86_cpu_to_apicid[next] = c->apic_id;
+		cpumask_set_cpu(next++, &__cpu_possible_mask);
+	}
+	pr_info("ACPI: MADT: %u CPU entries (%u disabled by the firmware%s), %u I/O APIC%s, "
+		"%u IRQ override%s, local APIC at %#llx\n",
+		madt.nr_cpus, disabled, disabled ? ", left out" : "", madt.nr_ioapics,
+		madt.nr_ioapics == 1 ? "" : "s", madt.nr_overrides,
+		madt.nr_overrides == 1 ? "" : "s", (unsigned long long)madt.lapic_addr);
+	for (unsigned int i = 0; i < madt.nr_ioapics; i++)
+		pr_info("ACPI: IOAPIC id %u at %#x, GSI base %u\n", madt.ioapics[i].id,
+			madt.ioapics[i].address, madt.ioapics[i].gsi_base);
+	if (too_many)
+		pr_warn("smp: %u CPUs beyond NR_CPUS=%u left out\n", too_many, NR_CPUS);
+}
+
+/**
+ * smp_init - find the CPUs in the MADT, start the local APICs and the tick,
+ * and bring every other CPU online
+ *
+ * Context: boot CPU, after acpi_init() and after the kernel runs on its own
+ * page tables (the APIC registers are ioremap()ed into them); interrupts
+ * off.  Enables interrupts on the boot CPU at the end.  A CPU that does not
+ * start is reported and left out; the kernel goes on with the others.
+ */
+void smp_init(void)
+{
+	struct trampoline_params *params;
+	u8 *tramp;
+	unsigned int cpu;
+
+	if (acpi_parse_madt(&madt))
+		pr_warn("ACPI: no MADT; assuming one CPU\n");
+	lapic_init(madt.lapic_addr);
+	time_init();
+	enumerate_cpus();
+	cpumask_set_cpu(0, &__cpu_online_mask);
+
+	if (num_possible_cpus() > 1) {
+		tramp = memremap(TRAMPOLINE_BASE, PAGE_SIZE);
+		if (!tramp)
+			panic("smp: cannot map the trampoline page");
+		memcpy(tramp, trampoline_start, trampoline_end - trampoline_start);
+		params = (void *)(tramp + (trampoline_params - trampoline_start));
+		for_each_possible_cpu(cpu) {
+			if (cpu && do_boot_cpu(cpu, params))
+				nr_left_out++;
+		}
+	}
+	smp_cpus_done();
+	local_irq_enable();
+}

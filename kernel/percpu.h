@@ -1,0 +1,77 @@
+/*
+ * kernel/percpu.h - per-CPU variables, with Linux's names.
+ *
+ * DEFINE_PER_CPU(type, name) puts one variable in the .data..percpu
+ * section of the image.  That section is only a template: at boot each CPU
+ * gets its own copy of it (its "per-CPU area"), and the CPU's GS base
+ * register holds the distance from the template to its copy,
+ * __per_cpu_offset[cpu].  So "%gs:name" addresses this CPU's copy in one
+ * instruction, with no need to know which CPU we are:
+ *
+ *	this_cpu_read(x), this_cpu_write(x, v), this_cpu_inc(x), this_cpu_add(x, n)
+ *		one instruction each on this CPU's copy; an interrupt cannot
+ *		split them (but another CPU's copy is not touched);
+ *	this_cpu_ptr(&x)	a pointer to this CPU's copy (stable only while the
+ *				code cannot move to another CPU: always here, since
+ *				this kernel has no scheduler);
+ *	per_cpu_ptr(&x, cpu), per_cpu(x, cpu)	another CPU's copy.
+ *
+ * Before setup_per_cpu_areas() the GS base is 0 and the template itself
+ * serves as CPU 0's copy; setup_per_cpu_areas() must therefore run before
+ * anything writes a per-CPU variable (it is the first call in kmain).
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include "lib/compiler.h"
+#include "kernel/config.h"
+
+#define PER_CPU_SECTION		".data..percpu"
+
+#define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name
+#define DEFINE_PER_CPU(type, name)					\
+	__section(PER_CPU_SECTION) __typeof__(type) name
+#define DEFINE_PER_CPU_ALIGNED(type, name)				\
+	__section(PER_CPU_SECTION) __aligned(64) __typeof__(type) name
+
+/* Distance from the template to each CPU's copy (0 until it has one). */
+extern unsigned long __per_cpu_offset[NR_CPUS];
+DECLARE_PER_CPU(unsigned long, this_cpu_off);
+
+#define per_cpu_offset(cpu)	(__per_cpu_offset[cpu])
+
+#define per_cpu_ptr(ptr, cpu)						\
+	((__typeof__(ptr))((unsigned long)(ptr) + per_cpu_offset(cpu)))
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
+
+/* One instruction with a %gs prefix: this CPU's copy of @var. */
+#define this_cpu_read(var) ({						\
+	__typeof__(var) __pcp_v;					\
+	__asm__ __volatile__("mov %%gs:%1, %0"				\
+			     : "=r"(__pcp_v) : "m"(var));		\
+	__pcp_v;							\
+})
+
+#define this_cpu_write(var, val) do {					\
+	__typeof__(var) __pcp_v = (val);				\
+	__asm__ __volatile__("mov %1, %%gs:%0"				\
+			     : "=m"(var) : "r"(__pcp_v) : "memory");	\
+} while (0)
+
+#define this_cpu_add(var, val) do {					\
+	__typeof__(var) __pcp_v = (val);				\
+	__asm__ __volatile__("add %1, %%gs:%0"				\
+			     : "+m"(var) : "r"(__pcp_v) : "memory");	\
+} while (0)
+
+#define this_cpu_inc(var)	this_cpu_add(var, 1)
+#define this_cpu_dec(var)	this_cpu_add(var, -1)
+
+#define this_cpu_ptr(ptr)						\
+	((__typeof__(ptr))((unsigned long)(ptr) + this_cpu_read(this_cpu_off)))
+
+void setup_per_cpu_areas(void);
+int percpu_alloc_area(unsigned int cpu);
+unsigned long percpu_area_size(void);
+
+#endif

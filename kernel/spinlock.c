@@ -1,0 +1,105 @@
+/*
+ * kernel/spinlock.c - the slow and the buggy paths of spinlocks.
+ *
+ * spin_lock_wait() is where a CPU waits for its ticket.  With
+ * CONFIG_DEBUG_SPINLOCK it watches the clock (the TSC) while it waits, and
+ * once it has waited spinlock_lockup_ms it prints a lockup report naming
+ * the holder - its CPU and the instruction that took the lock, which the
+ * holder wrote into the lock - then keeps waiting.  spin_bug_recursion()
+ * reports a CPU taking a lock it already holds.
+ *
+ * The reports go through printk(), which has a spinlock of its own; a
+ * per-CPU flag keeps a report from reporting itself.
+ */
+#include "kernel/spinlock.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "arch/x86_64/timer.h"
+
+/** spinlock_lockup_ms - how long a wait is before it is reported as a lockup */
+unsigned long spinlock_lockup_ms = 1000;
+
+static DEFINE_PER_CPU(unsigned int, in_spin_bug);
+
+static u64 lockup_cycles(void)
+{
+	u64 khz = tsc_khz ? tsc_khz : 1000000;	/* before calibration: guess 1 GHz */
+
+	return khz * READ_ONCE(spinlock_lockup_ms);
+}
+
+static void report_holder(spinlock_t *lock)
+{
+#if CONFIG_DEBUG_SPINLOCK
+	unsigned int holder = READ_ONCE(lock->owner_cpu);
+
+	if (holder)
+		printk(KERN_ERR " lock: %px, .owner_cpu: %u, taken at %pS\n", lock,
+		       holder - 1, (void *)READ_ONCE(lock->owner_ip));
+	else
+		printk(KERN_ERR " lock: %px, .owner_cpu: none (taken before the holder "
+		       "recorded itself, or by spin_trylock of an old build)\n", lock);
+#endif
+}
+
+/**
+ * spin_bug_recursion - report a CPU taking a spinlock it already holds
+ * @lock: the lock
+ * @ip: where the second spin_lock() is
+ *
+ * The lock is not taken a second time (that would wait forever): the
+ * caller's critical section runs under the outer hold, and the matching
+ * spin_unlock() only undoes this count.
+ * Context: any; the caller holds @lock.
+ */
+void spin_bug_recursion(spinlock_t *lock, unsigned long ip)
+{
+#if CONFIG_DEBUG_SPINLOCK
+	lock->recursion++;
+	if (this_cpu_read(in_spin_bug))
+		return;
+	this_cpu_inc(in_spin_bug);
+	printk(KERN_ERR "BUG: spinlock recursion on CPU#%u, at %pS\n",
+	       smp_processor_id(), (void *)ip);
+	report_holder(lock);
+	dump_stack();
+	this_cpu_dec(in_spin_bug);
+#else
+	(void)lock;
+	(void)ip;
+#endif
+}
+
+/**
+ * spin_lock_wait - wait until the owner field reaches @ticket
+ * @lock: the lock
+ * @ticket: the ticket this CPU took
+ * @ip: where the spin_lock() is, for the report
+ *
+ * Context: any.  Reports a lockup once per wait (see the file comment).
+ */
+void spin_lock_wait(spinlock_t *lock, u16 ticket, unsigned long ip)
+{
+	u64 start = rdtsc_ordered(), limit = 0;
+	bool reported = false;
+	unsigned int spins = 0;
+
+	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket) {
+		cpu_relax();
+		if (!CONFIG_DEBUG_SPINLOCK || reported || ++spins < 1024)
+			continue;
+		spins = 0;
+		if (!limit)
+			limit = lockup_cycles();
+		if (rdtsc_ordered() - start < limit || this_cpu_read(in_spin_bug))
+			continue;
+		reported = true;
+		this_cpu_inc(in_spin_bug);
+		printk(KERN_ERR "BUG: spinlock lockup suspected on CPU#%u, waiting at %pS "
+		       "for %lu ms\n", smp_processor_id(), (void *)ip, spinlock_lockup_ms);
+		report_holder(lock);
+		dump_stack();
+		this_cpu_dec(in_spin_bug);
+	}
+}

@@ -1,0 +1,153 @@
+/*
+ * kernel/workqueue.c - per-CPU lists of deferred work.
+ *
+ * Each CPU has a worker_pool: a FIFO of work items under a spinlock taken
+ * with interrupts off (interrupt handlers queue work), and the item it is
+ * running now.  Queuing onto another CPU sends it a reschedule IPI, whose
+ * only effect is to end its hlt so its idle loop looks at the list.
+ *
+ * schedule_work() (no CPU named) queues on this CPU if it is an application
+ * processor, which runs its list when idle; on CPU 0, which runs kmain and
+ * has no idle loop, it picks an online AP in turn, and only falls back to
+ * CPU 0's own list on a one-CPU machine.
+ */
+#include "kernel/workqueue.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+
+struct worker_pool {
+	spinlock_t lock;
+	struct work_struct *head, *tail;
+	struct work_struct *current_work;
+	unsigned long nr_done;
+};
+
+static DEFINE_PER_CPU(struct worker_pool, worker_pool);
+static unsigned int next_cpu;
+
+/** work_pending - is @work queued and not yet started? */
+bool work_pending(const struct work_struct *work)
+{
+	return __atomic_load_n(&work->pending, __ATOMIC_ACQUIRE) & 1;
+}
+
+/**
+ * schedule_work_on - queue @work to run on CPU @cpu
+ * @cpu: an online CPU
+ * @work: initialised with INIT_WORK()
+ *
+ * Context: any, interrupts included.
+ * Return: true if queued, false if it was already pending (or @cpu is offline).
+ */
+bool schedule_work_on(int cpu, struct work_struct *work)
+{
+	struct worker_pool *pool;
+	unsigned long flags;
+
+	if (cpu < 0 || cpu >= NR_CPUS || !cpu_online(cpu))
+		return false;
+	if (__atomic_fetch_or(&work->pending, 1, __ATOMIC_ACQ_REL) & 1)
+		return false;
+	pool = per_cpu_ptr(&worker_pool, cpu);
+	spin_lock_irqsave(&pool->lock, flags);
+	work->next = NULL;
+	work->cpu = cpu;
+	if (pool->tail)
+		pool->tail->next = work;
+	else
+		pool->head = work;
+	pool->tail = work;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	smp_send_reschedule(cpu);
+	return true;
+}
+
+/**
+ * schedule_work - queue @work on a CPU that runs deferred work (see the file comment)
+ *
+ * Context: any.  Return: as schedule_work_on().
+ */
+bool schedule_work(struct work_struct *work)
+{
+	unsigned int this = smp_processor_id(), cpu, tries = NR_CPUS;
+
+	if (this != 0 || num_online_cpus() == 1)
+		return schedule_work_on(this, work);
+	cpu = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED);
+	while (tries--) {
+		cpu = (cpu + 1) % NR_CPUS;
+		if (cpu != 0 && cpu_online(cpu))
+			return schedule_work_on(cpu, work);
+	}
+	return schedule_work_on(0, work);
+}
+
+/** deferred_work_pending - has this CPU's list anything? */
+bool deferred_work_pending(void)
+{
+	return READ_ONCE(this_cpu_ptr(&worker_pool)->head) != NULL;
+}
+
+/**
+ * run_deferred_work - run every item on this CPU's list
+ *
+ * Context: process context (interrupts on or off on entry; each item runs
+ * with interrupts on), never from an interrupt handler.
+ */
+void run_deferred_work(void)
+{
+	struct worker_pool *pool = this_cpu_ptr(&worker_pool);
+	bool irqs_were_on = !irqs_disabled();
+	unsigned long flags;
+
+	for (;;) {
+		struct work_struct *work;
+
+		spin_lock_irqsave(&pool->lock, flags);
+		work = pool->head;
+		if (work) {
+			pool->head = work->next;
+			if (!pool->head)
+				pool->tail = NULL;
+			WRITE_ONCE(pool->current_work, work);
+			__atomic_and_fetch(&work->pending, ~1UL, __ATOMIC_RELEASE);
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (!work)
+			return;
+		local_irq_enable();
+		work->func(work);
+		if (!irqs_were_on)
+			local_irq_disable();
+		__atomic_store_n(&pool->current_work, NULL, __ATOMIC_RELEASE);
+		pool->nr_done++;
+	}
+}
+
+/**
+ * flush_work - wait until @work is neither pending nor running
+ *
+ * If @work is queued on this very CPU, runs this CPU's list to get there.
+ * Context: process context; interrupts on (another CPU's list may need an
+ * IPI from us, and ours may need running).
+ * Return: true if it had to wait, false if @work was already idle.
+ */
+bool flush_work(struct work_struct *work)
+{
+	bool waited = false;
+	int cpu;
+
+	for (;;) {
+		cpu = READ_ONCE(work->cpu);
+		if (!work_pending(work) && (cpu < 0 ||
+		    __atomic_load_n(&per_cpu_ptr(&worker_pool, cpu)->current_work,
+				    __ATOMIC_ACQUIRE) != work))
+			return waited;
+		waited = true;
+		if (cpu == (int)smp_processor_id())
+			run_deferred_work();
+		cpu_relax();
+	}
+}
