@@ -1,0 +1,158 @@
+/*
+ * tests/kernel/smp_spinlock_test.c - spinlocks under real contention, and
+ * the debug checks: recursion and lockup reports.
+ */
+#include "kunit/test.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/workqueue.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/timer.h"
+#include "lib/string.h"
+#include "lib/vsprintf.h"
+
+/*
+ * Total increments, shared among the CPUs.  Kept small: under QEMU's TCG
+ * with more vCPUs than host cores, a FIFO ticket lock hands over only when
+ * the host happens to run the next waiter's thread (the "lock waiter
+ * preemption" problem of ticket locks in virtual machines), so each
+ * handover can cost a host time slice.
+ */
+#define INCREMENTS	4000
+
+static DEFINE_SPINLOCK(counter_lock);
+static unsigned long counter;		/* updated with plain loads and stores */
+static unsigned long started;
+
+/* Read-modify-write with a window in the middle: races would lose updates. */
+static void add_many(void *info)
+{
+	(void)info;
+	__atomic_fetch_add(&started, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < num_online_cpus())
+		cpu_relax();		/* start together */
+	for (unsigned int i = 0; i < INCREMENTS / num_online_cpus(); i++) {
+		unsigned long v;
+
+		spin_lock(&counter_lock);
+		v = READ_ONCE(counter);
+		cpu_relax();
+		WRITE_ONCE(counter, v + 1);
+		spin_unlock(&counter_lock);
+	}
+}
+
+static void lock_protects_counter_on_all_cpus(struct kunit *test)
+{
+	counter = 0;
+	started = 0;
+	on_each_cpu(add_many, NULL, 1);
+	KUNIT_EXPECT_EQ(test, counter, INCREMENTS / num_online_cpus() * num_online_cpus());
+	KUNIT_EXPECT_FALSE(test, spin_is_locked(&counter_lock));
+	kunit_info(test, "%u CPUs x %u locked increments = %lu\n", num_online_cpus(),
+		   INCREMENTS / num_online_cpus(), counter);
+}
+
+static void irqsave_restores_flags(struct kunit *test)
+{
+	DEFINE_SPINLOCK(lock);
+	unsigned long flags;
+
+	local_irq_enable();
+	spin_lock_irqsave(&lock, flags);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	KUNIT_EXPECT_TRUE(test, spin_is_locked(&lock));
+	KUNIT_EXPECT_FALSE(test, spin_trylock(&lock));
+	spin_unlock_irqrestore(&lock, flags);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_TRUE(test, spin_trylock(&lock));
+	spin_unlock(&lock);
+}
+
+static bool log_has(unsigned long since, const char *what)
+{
+	static char buf[4096];
+
+	printk_log_read(since, buf, sizeof(buf));
+	return strstr(buf, what) != NULL;
+}
+
+static void recursion_is_reported_not_hung(struct kunit *test)
+{
+	DEFINE_SPINLOCK(lock);
+	unsigned long pos = printk_log_pos();
+	char expect[64];
+
+	spin_lock(&lock);
+	spin_lock(&lock);		/* the bug: would spin forever */
+	KUNIT_EXPECT_EQ(test, lock.recursion, 1);
+	spin_unlock(&lock);		/* undoes the reported take only */
+	KUNIT_EXPECT_TRUE(test, spin_is_locked(&lock));
+	spin_unlock(&lock);
+	KUNIT_EXPECT_FALSE(test, spin_is_locked(&lock));
+
+	snprintf(expect, sizeof(expect), "BUG: spinlock recursion on CPU#%u", smp_processor_id());
+	KUNIT_EXPECT_TRUE(test, log_has(pos, expect));
+	KUNIT_EXPECT_TRUE(test, log_has(pos, ".owner_cpu: 0, taken at recursion_is_reported_not_hung"));
+	/* The lock still works normally. */
+	spin_lock(&lock);
+	spin_unlock(&lock);
+	KUNIT_EXPECT_EQ(test, lock.recursion, 0);
+}
+
+static DEFINE_SPINLOCK(held_lock);
+static unsigned long holder_has_it, holder_release;
+
+static void hold_lock_work(struct work_struct *work)
+{
+	(void)work;
+	spin_lock(&held_lock);
+	__atomic_store_n(&holder_has_it, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&holder_release, __ATOMIC_SEQ_CST))
+		cpu_relax();
+	mdelay(150);			/* well past the lockup threshold */
+	spin_unlock(&held_lock);
+}
+
+static void lockup_names_the_holder(struct kunit *test)
+{
+	static DECLARE_WORK(holder, hold_lock_work);
+	unsigned long pos, saved = spinlock_lockup_ms;
+	u64 t0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	holder_has_it = holder_release = 0;
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(1, &holder));
+	t0 = ktime_get_ns();
+	while (!__atomic_load_n(&holder_has_it, __ATOMIC_SEQ_CST)) {
+		if (ktime_get_ns() - t0 > 5000000000ULL)
+			KUNIT_FAIL(test, "CPU1 never took the lock");
+		cpu_relax();
+	}
+	spinlock_lockup_ms = 50;
+	pos = printk_log_pos();
+	__atomic_store_n(&holder_release, 1, __ATOMIC_SEQ_CST);
+	spin_lock(&held_lock);		/* waits ~150 ms: reported at 50 ms, then gets it */
+	spin_unlock(&held_lock);
+	spinlock_lockup_ms = saved;
+	flush_work(&holder);
+
+	KUNIT_EXPECT_TRUE(test, log_has(pos, "BUG: spinlock lockup suspected on CPU#0"));
+	KUNIT_EXPECT_TRUE(test, log_has(pos, ".owner_cpu: 1, taken at hold_lock_work"));
+}
+
+static struct kunit_case smp_spinlock_cases[] = {
+	KUNIT_CASE(lock_protects_counter_on_all_cpus),
+	KUNIT_CASE(irqsave_restores_flags),
+	KUNIT_CASE(recursion_is_reported_not_hung),
+	KUNIT_CASE(lockup_names_the_holder),
+	{}
+};
+
+static struct kunit_suite smp_spinlock_suite = {
+	.name = "smp_spinlock",
+	.test_cases = smp_spinlock_cases,
+};
+kunit_test_suite(smp_spinlock_suite);
