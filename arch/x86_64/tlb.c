@@ -21,13 +21,11 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"
-#include "arch/x86_64/tlb.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 
 #define TLB_FLUSH_ALL	(~0UL)
-#define NR_TLB_EVENTS	(NR_TLB_LOCAL_FLUSH_ONE - NR_TLB_REMOTE_FLUSH + 1)
 
 /** tlb_single_page_flush_ceiling - above this many pages, flush everything */
 unsigned long tlb_single_page_flush_ceiling = 33;
@@ -37,21 +35,15 @@ struct flush_tlb_info {
 	unsigned int initiator;		/* the CPU that asked */
 };
 
-/*
- * The TLB's vmstat events.  mm/vmstat.c (and so count_vm_event()) is not in
- * the tree yet: until it is, the counts live here, per CPU, and
- * tlb_event_count() sums them.  The switch is the body of these two.
- */
-static unsigned long tlb_event_states[NR_CPUS][NR_TLB_EVENTS];
-
+/* The TLB's vmstat events (mm/vmstat.h): per CPU, one instruction each. */
 static void count_tlb_events(enum vm_event_item item, unsigned long n)
 {
-	cpu_counter_add(&tlb_event_states[smp_processor_id()][item - NR_TLB_REMOTE_FLUSH], n);
+	count_vm_events(item, n);
 }
 
 static unsigned long tlb_event_count(unsigned int cpu, enum vm_event_item item)
 {
-	return READ_ONCE(tlb_event_states[cpu][item - NR_TLB_REMOTE_FLUSH]);
+	return READ_ONCE(vm_event_states[cpu][item]);
 }
 
 /**
@@ -186,10 +178,7 @@ static int cmd_tlbstat(int argc, char **argv)
 		printk(KERN_CONT "  %7s%-2u", "CPU", cpu);
 	printk(KERN_CONT "\n");
 	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
-		unsigned long sum = 0;
-
-		for_each_possible_cpu(cpu)
-			sum += tlb_event_count(cpu, rows[i].item);
+		unsigned long sum = global_vm_event(rows[i].item);
 		printk("%-30s %10lu", rows[i].name, sum);
 		for_each_online_cpu(cpu)
 			printk(KERN_CONT "  %9lu", tlb_event_count(cpu, rows[i].item));
@@ -199,17 +188,3 @@ static int cmd_tlbstat(int argc, char **argv)
 	return 0;
 }
 MONITOR_COMMAND(tlbstat, "TLB flush counters (vmstat nr_tlb_*), per CPU", cmd_tlbstat);
-
-/**
- * tlb_events - read one TLB vmstat counter summed over CPUs (for tests)
- * @item: NR_TLB_REMOTE_FLUSH .. NR_TLB_LOCAL_FLUSH_ONE
- */
-unsigned long tlb_events(enum vm_event_item item)
-{
-	unsigned long sum = 0;
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += tlb_event_count(cpu, item);
-	return sum;
-}

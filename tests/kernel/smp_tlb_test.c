@@ -30,7 +30,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/timer.h"
-#include "arch/x86_64/tlb.h"
+#include "mm/vmstat.h"
 
 #define MARK_A		0xaaaaaaaaaaaaaaaaUL
 #define MARK_B		0xbbbbbbbbbbbbbbbbUL
@@ -163,23 +163,23 @@ static void counters_follow_the_ceiling(struct kunit *test)
 	unsigned long va = (unsigned long)victim, n = num_online_cpus();
 	unsigned long r0, rr0, one0, all0;
 
-	r0 = tlb_events(NR_TLB_REMOTE_FLUSH);
-	rr0 = tlb_events(NR_TLB_REMOTE_FLUSH_RECEIVED);
-	one0 = tlb_events(NR_TLB_LOCAL_FLUSH_ONE);
-	all0 = tlb_events(NR_TLB_LOCAL_FLUSH_ALL);
+	r0 = global_vm_event(NR_TLB_REMOTE_FLUSH);
+	rr0 = global_vm_event(NR_TLB_REMOTE_FLUSH_RECEIVED);
+	one0 = global_vm_event(NR_TLB_LOCAL_FLUSH_ONE);
+	all0 = global_vm_event(NR_TLB_LOCAL_FLUSH_ALL);
 
 	/* 33 pages: page by page on every CPU */
 	flush_tlb_kernel_range(va, va + 33 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, tlb_events(NR_TLB_LOCAL_FLUSH_ONE) - one0, 33 * n);
-	KUNIT_EXPECT_EQ(test, tlb_events(NR_TLB_LOCAL_FLUSH_ALL) - all0, 0);
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ONE) - one0, 33 * n);
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ALL) - all0, 0);
 	/* 34 pages: above the ceiling, one full flush each */
 	flush_tlb_kernel_range(va, va + 34 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, tlb_events(NR_TLB_LOCAL_FLUSH_ALL) - all0, n);
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ALL) - all0, n);
 	flush_tlb_all();
-	KUNIT_EXPECT_EQ(test, tlb_events(NR_TLB_LOCAL_FLUSH_ALL) - all0, 2 * n);
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ALL) - all0, 2 * n);
 
-	KUNIT_EXPECT_EQ(test, tlb_events(NR_TLB_REMOTE_FLUSH) - r0, n > 1 ? 3 : 0);
-	KUNIT_EXPECT_EQ(test, tlb_events(NR_TLB_REMOTE_FLUSH_RECEIVED) - rr0, 3 * (n - 1));
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_REMOTE_FLUSH) - r0, n > 1 ? 3 : 0);
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_REMOTE_FLUSH_RECEIVED) - rr0, 3 * (n - 1));
 }
 
 static struct kunit_case smp_tlb_cases[] = {
