@@ -19,7 +19,7 @@
  * preemption" problem of ticket locks in virtual machines), so each
  * handover can cost a host time slice.
  */
-#define INCREMENTS	4000
+#define INCREMENTS	(num_online_cpus() > 4 ? 2000u : 8000u)
 
 static DEFINE_SPINLOCK(counter_lock);
 static unsigned long counter;		/* updated with plain loads and stores */

@@ -155,7 +155,12 @@ static void shootdown_reaches_a_cpu_that_cached_the_page(struct kunit *test)
 	*pte = old;
 	flush_tlb_kernel_range(va, va + PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(victim[0]), MARK_A);
-	KUNIT_EXPECT_EQ(test, rd.other, 0);
+	/*
+	 * get_kernel_nofault() copies byte by byte: a read that straddles one
+	 * of the three changes CPU 1 sees (A->B, B->unmapped is a fault, and
+	 * none after stop) may mix bytes of two pages.  At most one per change.
+	 */
+	KUNIT_EXPECT_LE(test, rd.other, 2);
 }
 
 static void counters_follow_the_ceiling(struct kunit *test)
