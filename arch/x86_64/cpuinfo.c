@@ -1,7 +1,13 @@
 /*
- * arch/x86_64/cpuinfo.c - the `cpuinfo` monitor command: what CPUID says.
+ * arch/x86_64/cpuinfo.c - the `cpuinfo` monitor command: what CPUID says,
+ * then one line per CPU the MADT listed: its APIC id, whether it is online,
+ * the timer ticks and the IPIs it has taken (function calls, of which TLB
+ * shootdowns, and wake-ups).
  */
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/timer.h"
+#include "kernel/smp.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
@@ -37,6 +43,25 @@ static void print_brand(void)
 	printk("model name : %.48s\n", (const char *)regs);
 }
 
+static void print_cpus(void)
+{
+	unsigned int cpu;
+
+	printk("apic mode  : %s, TSC %lu kHz, tick %u Hz, jiffies %lu\n",
+	       x2apic_enabled ? "x2APIC" : "xAPIC", tsc_khz, HZ, jiffies);
+	printk("cpus       : %u online of %u possible (%u did not start)\n",
+	       num_online_cpus(), num_possible_cpus(), smp_boot_failed_cpus());
+	printk("%5s %8s %8s %10s %10s %8s %8s\n", "CPU", "APIC id", "state", "ticks",
+	       "call IPIs", "of TLB", "wakeups");
+	for_each_possible_cpu(cpu) {
+		const struct irq_cpustat *st = per_cpu_ptr(&irq_stat, cpu);
+
+		printk("%5u %8u %8s %10lu %10lu %8lu %8lu\n", cpu, cpu_apic_id(cpu),
+		       cpu_online(cpu) ? "online" : "offline", st->apic_timer_irqs,
+		       st->irq_call_count, st->irq_tlb_count, st->irq_resched_count);
+	}
+}
+
 static int cmd_cpuinfo(int argc, char **argv)
 {
 	u32 a, b, c, d, vendor[3], max_ext;
@@ -62,6 +87,8 @@ static int cmd_cpuinfo(int argc, char **argv)
 			printk(KERN_CONT " %s", f->name);
 	}
 	printk(KERN_CONT "\n");
+	print_cpus();
 	return 0;
 }
-MONITOR_COMMAND(cpuinfo, "the CPU's identity and the features the kernel uses", cmd_cpuinfo);
+MONITOR_COMMAND(cpuinfo, "the CPU's identity and features; every CPU: APIC id, online, ticks, IPIs",
+		cmd_cpuinfo);
