@@ -76,12 +76,17 @@ static inline unsigned int cpumask_weight(const struct cpumask *m)
 	return n;
 }
 
-/* The first set bit at or after @cpu, or NR_CPUS. */
+/* The first set bit at or after @cpu, or NR_CPUS: a word at a time (bsf). */
 static inline unsigned int cpumask_next_from(unsigned int cpu, const struct cpumask *m)
 {
-	for (; cpu < NR_CPUS; cpu++) {
-		if (cpumask_test_cpu(cpu, m))
-			return cpu;
+	while (cpu < NR_CPUS) {
+		unsigned long w = READ_ONCE(m->bits[cpu / BITS_PER_LONG]) >> (cpu % BITS_PER_LONG);
+
+		if (w) {
+			cpu += __builtin_ctzl(w);
+			return cpu < NR_CPUS ? cpu : NR_CPUS;
+		}
+		cpu = (cpu / BITS_PER_LONG + 1) * BITS_PER_LONG;
 	}
 	return NR_CPUS;
 }
