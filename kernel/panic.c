@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "lib/vsprintf.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/power.h"
@@ -18,6 +19,7 @@
 static int oops_count;
 static bool oops_in_progress;
 static oops_catcher_t oops_catcher;
+static unsigned int oops_catcher_cpu;	/* the catcher is for oopses on this CPU only */
 
 /**
  * panic - report a fatal error and stop the machine
@@ -84,7 +86,8 @@ void oops_end(void)
 
 	printk(KERN_EMERG "---[ end trace ]---\n");
 	oops_in_progress = false;
-	if (catcher)
+	/* A catcher resumes code on its own CPU's stack: useless to any other CPU. */
+	if (catcher && smp_processor_id() == oops_catcher_cpu)
 		catcher();
 	panic("Fatal exception");
 }
@@ -93,12 +96,16 @@ void oops_end(void)
  * set_oops_catcher - call @fn (which must not return) instead of panicking
  * @fn: the catcher, or NULL for none
  *
+ * The catcher applies to oopses on the calling CPU; an oops on another CPU
+ * still panics.
+ *
  * Return: the catcher it replaces, so a nested user can put it back.
  */
 oops_catcher_t set_oops_catcher(oops_catcher_t fn)
 {
 	oops_catcher_t old = oops_catcher;
 
+	oops_catcher_cpu = smp_processor_id();
 	oops_catcher = fn;
 	return old;
 }

@@ -60,16 +60,19 @@ static int take_level(const char **fmt)
 int vprintk(const char *fmt, va_list args)
 {
 	char line[LINE_MAX_LEN];
+	const char *text = line;
 	unsigned long flags;
 	int level, len;
 
-	level = take_level(&fmt);
+	/* The level is read from the result, so "%s" with KERN_INFO as argument works too. */
 	len = vscnprintf(line, sizeof(line), fmt, args);
+	level = take_level(&text);
+	len -= text - line;
 
 	spin_lock_irqsave(&printk_lock, flags);
-	log_store(line, len);
+	log_store(text, len);
 	if (level <= console_level)
-		serial_write(line, len);
+		serial_write(text, len);
 	spin_unlock_irqrestore(&printk_lock, flags);
 	return len;
 }
