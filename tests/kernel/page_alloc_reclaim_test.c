@@ -29,6 +29,7 @@ struct test_cache {
 	struct held_pages mem;
 	unsigned long nr_blocks;
 	unsigned long fake_objects;
+	bool endless;			/* fake objects never run out: count stays the same */
 	unsigned int count_calls, scan_calls;
 	unsigned long freed;
 	bool registered;
@@ -77,7 +78,8 @@ static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
 		}
 	}
 	while (freed < sc->nr_to_scan && c->fake_objects) {
-		c->fake_objects--;
+		if (!c->endless)
+			c->fake_objects--;
 		freed++;
 	}
 	c->freed += freed;
@@ -311,6 +313,33 @@ static void retry_mayfail_retries_but_never_kills(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
 }
 
+/*
+ * count_objects() may be an estimate (Linux says so): a cache that always
+ * claims 1000 objects and "frees" whatever it is asked to must not keep
+ * reclaim busy forever.  One pass scans what was counted at its start;
+ * the allocator gives up on such "progress" after a bounded number of
+ * rounds, then fails (__GFP_RETRY_MAYFAIL) or calls the OOM killer.
+ */
+static void endless_shrinker_does_not_hang_reclaim(struct kunit *test)
+{
+	cache_setup(0, 1000);
+	rctx.cache.endless = true;
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0),
+				     0));
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	kunit_info(test, "RETRY_MAYFAIL: %lu reclaim rounds, %u scans",
+		   delta(ALLOCSTALL, rctx.stalls), rctx.cache.scan_calls);
+	KUNIT_EXPECT_LE(test, delta(ALLOCSTALL, rctx.stalls), 32);
+	KUNIT_EXPECT_LE(test, rctx.cache.scan_calls, 32 * (1000 / 128 + 1));
+
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
+	KUNIT_EXPECT_LE(test, delta(ALLOCSTALL, rctx.stalls), 33);
+}
+
 static void nowait_never_reclaims(struct kunit *test)
 {
 	cache_setup(1, 0);
@@ -367,6 +396,7 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(noretry_makes_one_light_pass),
 	KUNIT_CASE(noretry_succeeds_if_the_light_pass_helps),
 	KUNIT_CASE(retry_mayfail_retries_but_never_kills),
+	KUNIT_CASE(endless_shrinker_does_not_hang_reclaim),
 	KUNIT_CASE(nowait_never_reclaims),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),
