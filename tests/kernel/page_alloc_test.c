@@ -255,6 +255,29 @@ static void exhaustion_then_full_recovery(struct kunit *test)
 		taken += held_exhaust(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN | zones[i]);
 	}
 	kunit_info(test, "took %lu of %lu free pages", taken, pa_ctx.free_before);
+	/* every page of RAM the allocator had is mapped, writable, and ours alone */
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		struct page *page;
+
+		list_for_each_entry(page, &pa_ctx.held.blocks[o], lru) {
+			for (unsigned long i = 0; i < (1UL << o); i++)
+				*(unsigned long *)page_address(page + i) = page_to_pfn(page + i);
+		}
+	}
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		struct page *page;
+
+		list_for_each_entry(page, &pa_ctx.held.blocks[o], lru) {
+			for (unsigned long i = 0; i < (1UL << o); i++) {
+				if (*(unsigned long *)page_address(page + i) != page_to_pfn(page + i)) {
+					KUNIT_FAIL(test, "pfn %#lx: written by someone else",
+						   page_to_pfn(page + i));
+					goto written;
+				}
+			}
+		}
+	}
+written:
 	KUNIT_EXPECT_EQ(test, nr_free_pages() + taken, pa_ctx.free_before);
 	KUNIT_EXPECT_NULL(test, held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN, 0));
 	KUNIT_EXPECT_NULL(test, held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN | __GFP_DMA, 0));
@@ -391,6 +414,28 @@ static void zone_fallback_goes_down_and_keeps_lowmem_reserve(struct kunit *test)
 	}
 	kunit_info(test, "GFP_KERNEL used zones %#x", zones_used);
 	expect_all_restored(test);
+}
+
+static void alloc_pages_node_gives_that_node(struct kunit *test)
+{
+	static const int nids[] = { NUMA_NO_NODE, 12345 };	/* both: this CPU's node */
+	struct page *page;
+	int nid;
+
+	for_each_node(nid) {
+		for (unsigned int o = 0; o <= 2; o += 2) {
+			page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, o);
+			KUNIT_ASSERT_NOT_NULL(test, page);
+			held_add(&pa_ctx.held, page, o);
+			KUNIT_EXPECT_EQ(test, page_to_nid(page), nid);
+		}
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(nids); i++) {
+		page = alloc_pages_node(nids[i], GFP_KERNEL, 1);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		held_add(&pa_ctx.held, page, 1);
+		KUNIT_EXPECT_EQ(test, page_to_nid(page), numa_node_id());
+	}
 }
 
 /* ---------------------------------------------------------------- watermarks */
@@ -530,6 +575,31 @@ static void gfp_zero_zeroes_dirty_pages(struct kunit *test)
 	expect_all_restored(test);
 }
 
+/* ---------------------------------------------------------------- vmstat */
+
+static void vmstat_counts_each_order(struct kunit *test)
+{
+	unsigned long before[NR_VM_EVENT_ITEMS], after[NR_VM_EVENT_ITEMS];
+
+	all_vm_events(before);
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		for (unsigned int n = 0; n <= o; n++)
+			KUNIT_ASSERT_NOT_NULL(test, held_alloc(&pa_ctx.held, GFP_KERNEL, o));
+	}
+	held_free_all(&pa_ctx.held);
+	all_vm_events(after);
+	KUNIT_EXPECT_EQ(test, after[PGALLOC] - before[PGALLOC], 66);
+	KUNIT_EXPECT_EQ(test, after[PGFREE] - before[PGFREE], 66);
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		KUNIT_EXPECT_EQ_MSG(test, after[PGALLOC_ORDER0 + o] - before[PGALLOC_ORDER0 + o], o + 1,
+				    "order %u", o);
+		KUNIT_EXPECT_EQ_MSG(test, after[PGFREE_ORDER0 + o] - before[PGFREE_ORDER0 + o], o + 1,
+				    "order %u", o);
+	}
+	KUNIT_EXPECT_EQ(test, after[PGALLOC_FAIL], before[PGALLOC_FAIL]);
+	KUNIT_EXPECT_EQ(test, after[PGALLOC_BAD_FREE], before[PGALLOC_BAD_FREE]);
+}
+
 /* ---------------------------------------------------------------- per-CPU lists */
 
 static void pcp_lists_fill_and_drain(struct kunit *test)
@@ -599,10 +669,12 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(gfp_dma32_is_below_4g),
 	KUNIT_CASE(gfp_kernel_prefers_the_highest_zone),
 	KUNIT_CASE(zone_fallback_goes_down_and_keeps_lowmem_reserve),
+	KUNIT_CASE(alloc_pages_node_gives_that_node),
 	KUNIT_CASE(watermarks_are_ordered),
 	KUNIT_CASE(atomic_may_dip_below_min_nowait_may_not),
 	KUNIT_CASE(alloc_pages_exact_returns_the_tail),
 	KUNIT_CASE(gfp_zero_zeroes_dirty_pages),
+	KUNIT_CASE(vmstat_counts_each_order),
 	KUNIT_CASE(pcp_lists_fill_and_drain),
 	{}
 };
