@@ -126,11 +126,14 @@ static void wrong_order_is_reported(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	__free_pages(page, 1);
-	expect_pfn_reported(test, &pos, page_to_pfn(page), "freed with order 1, allocated with order 2");
+	expect_pfn_reported(test, &pos, page_to_pfn(page),
+			    "freed with order 1, allocated with order 2");
 	__free_pages(page, 3);
-	expect_pfn_reported(test, &pos, page_to_pfn(page), "freed with order 3, allocated with order 2");
+	expect_pfn_reported(test, &pos, page_to_pfn(page),
+			    "freed with order 3, allocated with order 2");
 	free_pages((unsigned long)page_address(page), 0);
-	expect_pfn_reported(test, &pos, page_to_pfn(page), "freed with order 0, allocated with order 2");
+	expect_pfn_reported(test, &pos, page_to_pfn(page),
+			    "freed with order 0, allocated with order 2");
 	/* the block is still allocated, whole: the right free works */
 	__free_pages(page, 2);
 	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "BUG:"), 0);
@@ -212,7 +215,7 @@ static void bad_address_is_reported(struct kunit *test)
 	const unsigned long not_direct[] = {
 		(unsigned long)image_page,			/* kernel image (.bss) */
 		VMALLOC_START,					/* vmalloc space */
-		PAGE_OFFSET + (max_pfn << PAGE_SHIFT),		/* just past the direct map of RAM */
+		PAGE_OFFSET + (max_pfn << PAGE_SHIFT),		/* past RAM's direct map */
 		0x200000,					/* a low, user-like address */
 	};
 	unsigned long pos = mctx.log_pos;
@@ -303,7 +306,8 @@ static void poison_catches_write_after_free(struct kunit *test)
 
 	/* a clean reuse says nothing */
 	again = alloc_pages(GFP_KERNEL, 0);
-	KUNIT_ASSERT_PTR_EQ(test, again, page);		/* per-CPU list: last freed, first reused */
+	/* the per-CPU list: last freed, first reused */
+	KUNIT_ASSERT_PTR_EQ(test, again, page);
 	__free_pages(again, 0);
 	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "poison"));
 

@@ -219,7 +219,8 @@ static void order0_kernel_kills_the_largest_victim(struct kunit *test)
 	KUNIT_EXPECT_GE(test, delta(ALLOCSTALL, rctx.stalls), 1);
 	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
 	log = log_since(rctx.log_pos);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0"), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log,
+		"invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0"), 1);
 	KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory: Killed victim 'pa_test_big'"), 1);
 	KUNIT_EXPECT_NULL(test, strstr(log, "pa_test_small"));
 	KUNIT_EXPECT_NULL(test, strstr(log, "page allocation failure"));
@@ -252,7 +253,8 @@ static void costly_order_never_kills(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
 	log = log_since(rctx.log_pos);
 	KUNIT_EXPECT_NULL(test, strstr(log, "oom-killer"));
-	KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:4, mode:0xcc0(GFP_KERNEL)"), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log,
+		"page allocation failure: order:4, mode:0xcc0(GFP_KERNEL)"), 1);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "costly_order_never_kills"));	/* backtrace */
 }
 
@@ -302,8 +304,8 @@ static void retry_mayfail_retries_but_never_kills(struct kunit *test)
 	cache_setup(0, 300);
 	victim_setup(&rctx.big, "pa_test_victim", 2);
 	mark();
-	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0),
-				     0));
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+						 0), 0));
 	KUNIT_EXPECT_EQ(test, rctx.cache.freed, 300);
 	KUNIT_EXPECT_GE(test, delta(ALLOCSTALL, rctx.stalls), 2);
 	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
@@ -326,8 +328,8 @@ static void endless_shrinker_does_not_hang_reclaim(struct kunit *test)
 	rctx.cache.endless = true;
 	victim_setup(&rctx.big, "pa_test_victim", 2);
 	mark();
-	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0),
-				     0));
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+						 0), 0));
 	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
 	kunit_info(test, "RETRY_MAYFAIL: %lu reclaim rounds, %u scans",
 		   delta(ALLOCSTALL, rctx.stalls), rctx.cache.scan_calls);

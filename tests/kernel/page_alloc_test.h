@@ -143,7 +143,8 @@ static inline void expect_buddy_snapshot_eq(struct kunit *test, const struct bud
 			for (int o = 0; o < NR_PAGE_ORDERS; o++) {
 				if (then->nr_free[nid][z][o] == now->nr_free[nid][z][o])
 					continue;
-				KUNIT_FAIL(test, "buddyinfo differs: node %d zone %s order %d: %lu then, %lu now",
+				KUNIT_FAIL(test,
+					   "buddyinfo differs: node %d zone %s order %d: %lu then, %lu now",
 					   nid, NODE_DATA(nid)->node_zones[z].name, o,
 					   then->nr_free[nid][z][o], now->nr_free[nid][z][o]);
 				return;
