@@ -390,6 +390,27 @@ static void nofail_never_returns_null(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
 }
 
+/*
+ * __GFP_NOFAIL wins over __GFP_NORETRY and __GFP_RETRY_MAYFAIL, as in Linux:
+ * the allocation may not fail, but it still never calls the OOM killer.
+ */
+static void nofail_wins_over_noretry_and_retry_mayfail(struct kunit *test)
+{
+	static const gfp_t modifiers[] = { __GFP_NORETRY, __GFP_RETRY_MAYFAIL };
+
+	cache_setup(0, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	for (unsigned int i = 0; i < ARRAY_SIZE(modifiers); i++) {
+		gfp_t gfp = GFP_KERNEL | __GFP_NOFAIL | modifiers[i];
+
+		mark();
+		KUNIT_EXPECT_NOT_NULL_MSG(test, keep(alloc_pages(gfp, 0), 0), "gfp %#x", gfp);
+		KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
+		KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+		KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+	}
+}
+
 static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_reclaims_before_oom),
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
@@ -402,6 +423,7 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(nowait_never_reclaims),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),
+	KUNIT_CASE(nofail_wins_over_noretry_and_retry_mayfail),
 	{}
 };
 
