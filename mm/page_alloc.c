@@ -370,16 +370,17 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 		if (page)
 			return page;
-		if (gfp & __GFP_NORETRY)
+		if ((gfp & __GFP_NORETRY) && !(gfp & __GFP_NOFAIL))
 			goto fail;		/* fail fast, never the OOM killer */
 		if (freed && ++rounds_with_progress <= MAX_RECLAIM_RETRIES)
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
-		if (gfp & __GFP_RETRY_MAYFAIL)
+		if ((gfp & __GFP_RETRY_MAYFAIL) && !(gfp & __GFP_NOFAIL))
 			goto fail;
 		if (costly && !(gfp & __GFP_NOFAIL))
 			goto fail;
-		if (out_of_memory(gfp, order)) {
+		/* __GFP_NOFAIL wins over these two, but they still never kill */
+		if (!(gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL)) && out_of_memory(gfp, order)) {
 			rounds_with_progress = 0;
 			continue;		/* a victim freed its memory */
 		}
@@ -427,26 +428,15 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 	count_vm_event(PGALLOC_ORDER0 + order);
 }
 
-/**
- * alloc_pages_node - allocate 2^@order contiguous pages, preferably on node @nid
- * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
- * @gfp: how hard to try and where from (mm/gfp.h)
- * @order: log2 of the number of pages, 0..MAX_PAGE_ORDER
- *
- * Context: with __GFP_DIRECT_RECLAIM (GFP_KERNEL) the call may run
- * shrinkers and the OOM killer before it returns; without it (GFP_ATOMIC,
- * GFP_NOWAIT) it never does and may be called with interrupts off.
- * Return: the first page of the block, or NULL (with a "page allocation
- * failure" report unless __GFP_NOWARN).  Never NULL with __GFP_NOFAIL.
- */
-struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+/* alloc_pages_node(), naming @caller (not one of our wrappers) in the order warning. */
+static struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order, void *caller)
 {
 	struct page *page;
 
 	if (order > MAX_PAGE_ORDER) {
 		if (!(gfp & __GFP_NOWARN))
 			pr_warn("page_alloc: order %u is larger than MAX_PAGE_ORDER (%d), caller %pS\n",
-				order, MAX_PAGE_ORDER, __builtin_return_address(0));
+				order, MAX_PAGE_ORDER, caller);
 		count_vm_event(PGALLOC_FAIL);
 		return NULL;
 	}
@@ -461,13 +451,37 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 }
 
 /**
+ * alloc_pages_node - allocate 2^@order contiguous pages, preferably on node @nid
+ * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
+ * @gfp: how hard to try and where from (mm/gfp.h)
+ * @order: log2 of the number of pages, 0..MAX_PAGE_ORDER
+ *
+ * Context: with __GFP_DIRECT_RECLAIM (GFP_KERNEL) the call may run
+ * shrinkers and the OOM killer before it returns; without it (GFP_ATOMIC,
+ * GFP_NOWAIT) it never does and may be called with interrupts off.
+ * Return: the first page of the block, or NULL (with a "page allocation
+ * failure" report unless __GFP_NOWARN).  Never NULL with __GFP_NOFAIL.
+ */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	return alloc_pages_caller(nid, gfp, order, __builtin_return_address(0));
+}
+
+/**
  * alloc_pages - allocate 2^@order contiguous pages on the current node
  *
  * See alloc_pages_node().  Return: the first page, or NULL.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	return alloc_pages_node(NUMA_NO_NODE, gfp, order);
+	return alloc_pages_caller(NUMA_NO_NODE, gfp, order, __builtin_return_address(0));
+}
+
+static unsigned long get_free_pages_caller(gfp_t gfp, unsigned int order, void *caller)
+{
+	struct page *page = alloc_pages_caller(NUMA_NO_NODE, gfp, order, caller);
+
+	return page ? (unsigned long)page_address(page) : 0;
 }
 
 /**
@@ -477,15 +491,13 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
  */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
-	struct page *page = alloc_pages(gfp, order);
-
-	return page ? (unsigned long)page_address(page) : 0;
+	return get_free_pages_caller(gfp, order, __builtin_return_address(0));
 }
 
 /** get_zeroed_page - one zeroed page; Return: its address, or 0 */
 unsigned long get_zeroed_page(gfp_t gfp)
 {
-	return __get_free_pages(gfp | __GFP_ZERO, 0);
+	return get_free_pages_caller(gfp | __GFP_ZERO, 0, __builtin_return_address(0));
 }
 
 /* ---------------------------------------------------------------- freeing */
@@ -565,7 +577,8 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
 	unsigned int order = get_order(size);
 	unsigned long used = DIV_ROUND_UP(size, PAGE_SIZE), total = 1UL << order;
-	struct page *page = alloc_pages(gfp, order);
+	struct page *page = alloc_pages_caller(NUMA_NO_NODE, gfp, order,
+					       __builtin_return_address(0));
 
 	if (!page || !size)
 		return page ? page_address(page) : NULL;

@@ -46,7 +46,12 @@ void unregister_shrinker(struct shrinker *shrinker)
 	spin_unlock_irqrestore(&shrinker_lock, flags);
 }
 
-/* Ask one shrinker; return how many objects it freed. */
+/*
+ * Ask one shrinker; return how many objects it freed.  A full pass scans
+ * at most what count_objects() reported at its start: the count may be an
+ * estimate that does not drop as objects are freed (Linux allows that),
+ * and re-reading it could keep the pass going forever.
+ */
 static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int priority)
 {
 	struct shrink_control sc = { .gfp_mask = gfp, .nid = nid };
@@ -67,9 +72,7 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
 		freed += got;
 		if (priority == RECLAIM_LIGHT || !got)
 			break;
-		freeable = s->count_objects(s, &sc);
-		if (freeable == SHRINK_EMPTY)
-			break;
+		freeable -= sc.nr_to_scan;
 	}
 	return freed;
 }

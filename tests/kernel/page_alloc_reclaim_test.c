@@ -1,0 +1,436 @@
+/*
+ * tests/kernel/page_alloc_reclaim_test.c - what an allocation does when
+ * memory is short: DESIGN.md's "Allocation semantics", on the real machine.
+ *
+ * Each case starts with memory taken down to the min watermark (in large
+ * blocks, so it is quick even with 5 GiB), a test shrinker and a test OOM
+ * victim holding some of those blocks.  Proves that an order-0 GFP_KERNEL
+ * allocation runs the shrinkers and, if they free nothing, kills the
+ * largest victim and succeeds; that order 3 is still "small"; that
+ * __GFP_NORETRY makes one light reclaim pass and fails without the OOM
+ * killer; that costly orders and __GFP_RETRY_MAYFAIL never kill; that
+ * GFP_NOWAIT never reclaims; that __GFP_NOFAIL never returns NULL; and that
+ * with nothing to reclaim or kill the failure is loud.  Counters (OOM_KILL,
+ * ALLOCSTALL, PGALLOC_FAIL, PGALLOC_NORETRY_FAIL) and the report lines are
+ * checked too.  Everything is given back at the end of each case.
+ */
+#include "page_alloc_test.h"
+#include "mm/oom.h"
+#include "mm/shrinker.h"
+
+/*
+ * A cache that a shrinker can shrink: each held block is one object, and
+ * freeing it gives pages back.  "Fake" objects are freed without giving
+ * back any page (like slab objects that do not empty a slab): reclaim
+ * makes progress on paper only.
+ */
+struct test_cache {
+	struct shrinker shrinker;
+	struct held_pages mem;
+	unsigned long nr_blocks;
+	unsigned long fake_objects;
+	bool endless;			/* fake objects never run out: count stays the same */
+	unsigned int count_calls, scan_calls;
+	unsigned long freed;
+	bool registered;
+};
+
+struct test_victim {
+	struct oom_victim victim;
+	struct held_pages mem;
+	unsigned int kills;
+	bool registered;
+};
+
+struct reclaim_ctx {
+	struct held_pages held;		/* what keeps memory short */
+	struct test_cache cache;
+	struct test_victim big, small;
+	unsigned long free_before, log_pos;
+	unsigned long oom_kills, stalls, fails, noretry_fails;
+};
+
+static struct reclaim_ctx rctx;
+
+static unsigned long cache_count(struct shrinker *s, struct shrink_control *sc)
+{
+	struct test_cache *c = container_of(s, struct test_cache, shrinker);
+	unsigned long n = c->nr_blocks + c->fake_objects;
+
+	(void)sc;
+	c->count_calls++;
+	return n ? n : SHRINK_EMPTY;
+}
+
+static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	struct test_cache *c = container_of(s, struct test_cache, shrinker);
+	unsigned long freed = 0;
+
+	c->scan_calls++;
+	for (int o = MAX_PAGE_ORDER; o >= 0 && freed < sc->nr_to_scan; o--) {
+		struct page *page;
+
+		while (freed < sc->nr_to_scan && (page = held_take(&c->mem, o))) {
+			__free_pages(page, o);
+			c->nr_blocks--;
+			freed++;
+		}
+	}
+	while (freed < sc->nr_to_scan && c->fake_objects) {
+		if (!c->endless)
+			c->fake_objects--;
+		freed++;
+	}
+	c->freed += freed;
+	return freed;
+}
+
+static unsigned long victim_badness(struct oom_victim *v)
+{
+	return container_of(v, struct test_victim, victim)->mem.nr_pages;
+}
+
+static void victim_kill(struct oom_victim *v)
+{
+	struct test_victim *tv = container_of(v, struct test_victim, victim);
+
+	tv->kills++;
+	tv->registered = false;		/* the OOM killer unregistered it */
+	held_free_all(&tv->mem);
+}
+
+/* Give the oldest (largest, first taken: in the zone GFP_KERNEL uses first) blocks away. */
+static unsigned long give_blocks(struct held_pages *to, unsigned int nr)
+{
+	unsigned long given = 0;
+
+	for (int o = MAX_PAGE_ORDER; o >= 0 && given < nr; o--) {
+		while (given < nr && held_move(to, &rctx.held, o))
+			given++;
+	}
+	return given;
+}
+
+static void cache_setup(unsigned int nr_blocks, unsigned long fake_objects)
+{
+	struct test_cache *c = &rctx.cache;
+
+	c->nr_blocks = give_blocks(&c->mem, nr_blocks);
+	c->fake_objects = fake_objects;
+	c->shrinker.count_objects = cache_count;
+	c->shrinker.scan_objects = cache_scan;
+	c->shrinker.seeks = DEFAULT_SEEKS;
+	register_shrinker(&c->shrinker, "page_alloc_test");
+	c->registered = true;
+}
+
+static void victim_setup(struct test_victim *v, const char *name, unsigned int nr_blocks)
+{
+	give_blocks(&v->mem, nr_blocks);
+	v->victim.name = name;
+	v->victim.badness = victim_badness;
+	v->victim.kill = victim_kill;
+	register_oom_victim(&v->victim);
+	v->registered = true;
+}
+
+/* The counters and the log position, from here on. */
+static void mark(void)
+{
+	rctx.oom_kills = global_vm_event(OOM_KILL);
+	rctx.stalls = global_vm_event(ALLOCSTALL);
+	rctx.fails = global_vm_event(PGALLOC_FAIL);
+	rctx.noretry_fails = global_vm_event(PGALLOC_NORETRY_FAIL);
+	rctx.log_pos = printk_log_pos();
+}
+
+#define delta(item, since)	(global_vm_event(item) - (since))
+
+static int reclaim_init(struct kunit *test)
+{
+	memset(&rctx, 0, sizeof(rctx));
+	held_init(&rctx.held);
+	held_init(&rctx.cache.mem);
+	held_init(&rctx.big.mem);
+	held_init(&rctx.small.mem);
+	drain_all_pages();
+	rctx.free_before = nr_free_pages();
+	/* down to the min watermark: GFP_KERNEL's slow path finds nothing */
+	held_exhaust(&rctx.held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	test->priv = &rctx;
+	return 0;
+}
+
+static void reclaim_exit(struct kunit *test)
+{
+	if (rctx.cache.registered)
+		unregister_shrinker(&rctx.cache.shrinker);
+	if (rctx.big.registered)
+		unregister_oom_victim(&rctx.big.victim);
+	if (rctx.small.registered)
+		unregister_oom_victim(&rctx.small.victim);
+	held_free_all(&rctx.cache.mem);
+	held_free_all(&rctx.big.mem);
+	held_free_all(&rctx.small.mem);
+	held_free_all(&rctx.held);
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), rctx.free_before);
+}
+
+/* An allocation the test got: hold it so that exit frees it. */
+static struct page *keep(struct page *page, unsigned int order)
+{
+	if (page)
+		held_add(&rctx.held, page, order);
+	return page;
+}
+
+/* ---------------------------------------------------------------- the cases */
+
+static void order0_kernel_reclaims_before_oom(struct kunit *test)
+{
+	cache_setup(1, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.scan_calls, 1);
+	KUNIT_EXPECT_EQ(test, rctx.cache.nr_blocks, 0);
+	KUNIT_EXPECT_GE(test, delta(ALLOCSTALL, rctx.stalls), 1);
+	/* the shrinker was enough: nobody killed */
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+}
+
+static void order0_kernel_kills_the_largest_victim(struct kunit *test)
+{
+	const char *log;
+
+	cache_setup(0, 0);			/* a shrinker with nothing to give */
+	victim_setup(&rctx.small, "pa_test_small", 1);
+	victim_setup(&rctx.big, "pa_test_big", 2);
+	KUNIT_ASSERT_GT(test, rctx.big.mem.nr_pages, rctx.small.mem.nr_pages);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.count_calls, 1);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
+	KUNIT_EXPECT_EQ(test, rctx.small.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 1);
+	KUNIT_EXPECT_GE(test, delta(ALLOCSTALL, rctx.stalls), 1);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
+	log = log_since(rctx.log_pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log,
+		"invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0"), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory: Killed victim 'pa_test_big'"), 1);
+	KUNIT_EXPECT_NULL(test, strstr(log, "pa_test_small"));
+	KUNIT_EXPECT_NULL(test, strstr(log, "page allocation failure"));
+}
+
+static void order3_is_not_costly(struct kunit *test)
+{
+	cache_setup(0, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, PAGE_ALLOC_COSTLY_ORDER),
+					 PAGE_ALLOC_COSTLY_ORDER));
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(rctx.log_pos), "order=3"));
+}
+
+static void costly_order_never_kills(struct kunit *test)
+{
+	const char *log;
+
+	cache_setup(0, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL, PAGE_ALLOC_COSTLY_ORDER + 1),
+				     PAGE_ALLOC_COSTLY_ORDER + 1));
+	KUNIT_EXPECT_GE(test, rctx.cache.count_calls, 1);	/* reclaim was tried */
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+	log = log_since(rctx.log_pos);
+	KUNIT_EXPECT_NULL(test, strstr(log, "oom-killer"));
+	KUNIT_EXPECT_EQ(test, count_substr(log,
+		"page allocation failure: order:4, mode:0xcc0(GFP_KERNEL)"), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "costly_order_never_kills"));	/* backtrace */
+}
+
+static void noretry_makes_one_light_pass(struct kunit *test)
+{
+	const char *log;
+
+	/* 1000 objects whose freeing gives no page: a full pass would scan them all */
+	cache_setup(0, 1000);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_NORETRY, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.cache.scan_calls, 1);
+	KUNIT_EXPECT_LT(test, rctx.cache.freed, 1000);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_NORETRY_FAIL, rctx.noretry_fails), 1);
+	log = log_since(rctx.log_pos);
+	KUNIT_EXPECT_NULL(test, strstr(log, "oom-killer"));
+	KUNIT_EXPECT_EQ(test, count_substr(log,
+		"page allocation failure: order:0, mode:0x10cc0(GFP_KERNEL|__GFP_NORETRY)"), 1);
+
+	/* with __GFP_NOWARN: the same, silently */
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0), 0));
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_NORETRY_FAIL, rctx.noretry_fails), 1);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "page allocation failure"));
+}
+
+static void noretry_succeeds_if_the_light_pass_helps(struct kunit *test)
+{
+	cache_setup(1, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_NORETRY, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.cache.scan_calls, 1);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_NORETRY_FAIL, rctx.noretry_fails), 0);
+}
+
+static void retry_mayfail_retries_but_never_kills(struct kunit *test)
+{
+	/* a full pass frees all 300 (on paper), the next pass nothing: then fail */
+	cache_setup(0, 300);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+						 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.cache.freed, 300);
+	KUNIT_EXPECT_GE(test, delta(ALLOCSTALL, rctx.stalls), 2);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_NORETRY_FAIL, rctx.noretry_fails), 0);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+}
+
+/*
+ * count_objects() may be an estimate (Linux says so): a cache that always
+ * claims 1000 objects and "frees" whatever it is asked to must not keep
+ * reclaim busy forever.  One pass scans what was counted at its start;
+ * the allocator gives up on such "progress" after a bounded number of
+ * rounds, then fails (__GFP_RETRY_MAYFAIL) or calls the OOM killer.
+ */
+static void endless_shrinker_does_not_hang_reclaim(struct kunit *test)
+{
+	cache_setup(0, 1000);
+	rctx.cache.endless = true;
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+						 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	kunit_info(test, "RETRY_MAYFAIL: %lu reclaim rounds, %u scans",
+		   delta(ALLOCSTALL, rctx.stalls), rctx.cache.scan_calls);
+	KUNIT_EXPECT_LE(test, delta(ALLOCSTALL, rctx.stalls), 32);
+	KUNIT_EXPECT_LE(test, rctx.cache.scan_calls, 32 * (1000 / 128 + 1));
+
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
+	KUNIT_EXPECT_LE(test, delta(ALLOCSTALL, rctx.stalls), 33);
+}
+
+static void nowait_never_reclaims(struct kunit *test)
+{
+	cache_setup(1, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.cache.count_calls + rctx.cache.scan_calls, 0);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 0);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	/* GFP_ATOMIC does not reclaim either: it takes from the reserve */
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_ATOMIC, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.cache.count_calls + rctx.cache.scan_calls, 0);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+}
+
+static void nothing_to_kill_fails_loudly(struct kunit *test)
+{
+	const char *log;
+
+	cache_setup(0, 0);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+	log = log_since(rctx.log_pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "invoked oom-killer"), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory and no killable victims"), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:0"), 1);
+}
+
+static void nofail_never_returns_null(struct kunit *test)
+{
+	struct page *page;
+
+	cache_setup(0, 0);
+	mark();
+	/* nothing to reclaim or kill: it takes the last reserve */
+	page = keep(alloc_pages(GFP_KERNEL | __GFP_NOFAIL, 0), 0);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
+	/* with a victim, the victim goes first */
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	page = keep(alloc_pages(GFP_KERNEL | __GFP_NOFAIL, 0), 0);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
+}
+
+/*
+ * __GFP_NOFAIL wins over __GFP_NORETRY and __GFP_RETRY_MAYFAIL, as in Linux:
+ * the allocation may not fail, but it still never calls the OOM killer.
+ */
+static void nofail_wins_over_noretry_and_retry_mayfail(struct kunit *test)
+{
+	static const gfp_t modifiers[] = { __GFP_NORETRY, __GFP_RETRY_MAYFAIL };
+
+	cache_setup(0, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	for (unsigned int i = 0; i < ARRAY_SIZE(modifiers); i++) {
+		gfp_t gfp = GFP_KERNEL | __GFP_NOFAIL | modifiers[i];
+
+		mark();
+		KUNIT_EXPECT_NOT_NULL_MSG(test, keep(alloc_pages(gfp, 0), 0), "gfp %#x", gfp);
+		KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
+		KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+		KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+	}
+}
+
+static struct kunit_case page_alloc_reclaim_cases[] = {
+	KUNIT_CASE(order0_kernel_reclaims_before_oom),
+	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
+	KUNIT_CASE(order3_is_not_costly),
+	KUNIT_CASE(costly_order_never_kills),
+	KUNIT_CASE(noretry_makes_one_light_pass),
+	KUNIT_CASE(noretry_succeeds_if_the_light_pass_helps),
+	KUNIT_CASE(retry_mayfail_retries_but_never_kills),
+	KUNIT_CASE(endless_shrinker_does_not_hang_reclaim),
+	KUNIT_CASE(nowait_never_reclaims),
+	KUNIT_CASE(nothing_to_kill_fails_loudly),
+	KUNIT_CASE(nofail_never_returns_null),
+	KUNIT_CASE(nofail_wins_over_noretry_and_retry_mayfail),
+	{}
+};
+
+static struct kunit_suite page_alloc_reclaim_suite = {
+	.name = "page_alloc_reclaim",
+	.init = reclaim_init,
+	.exit = reclaim_exit,
+	.test_cases = page_alloc_reclaim_cases,
+};
+kunit_test_suite(page_alloc_reclaim_suite);

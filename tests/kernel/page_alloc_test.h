@@ -1,0 +1,185 @@
+/*
+ * tests/kernel/page_alloc_test.h - helpers shared by the page allocator
+ * suites (page_alloc_test.c, page_alloc_misuse_test.c,
+ * page_alloc_reclaim_test.c): holding many blocks at once, exhausting
+ * memory quickly, snapshots of every zone's free lists, and reading what
+ * the allocator printed.
+ *
+ * Not a .c file, so it is not a suite of its own.
+ */
+#ifndef TESTS_KERNEL_PAGE_ALLOC_TEST_H
+#define TESTS_KERNEL_PAGE_ALLOC_TEST_H
+
+#include "kunit/test.h"
+#include "mm/page_alloc.h"
+#include "mm/mmzone.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "lib/list.h"
+
+/*
+ * Blocks a test holds, one list per order, linked through the lru field
+ * of the block's first page: the allocator leaves it to the owner while
+ * the block is allocated, as Linux does.
+ */
+struct held_pages {
+	struct list_head blocks[NR_PAGE_ORDERS];
+	unsigned long nr_pages;
+};
+
+static inline void held_init(struct held_pages *h)
+{
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		INIT_LIST_HEAD(&h->blocks[o]);
+	h->nr_pages = 0;
+}
+
+static inline void held_add(struct held_pages *h, struct page *page, unsigned int order)
+{
+	list_add_tail(&page->lru, &h->blocks[order]);
+	h->nr_pages += 1UL << order;
+}
+
+/* Allocate a block and hold it; NULL if the allocation failed. */
+static inline struct page *held_alloc(struct held_pages *h, gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	if (page)
+		held_add(h, page, order);
+	return page;
+}
+
+/* Stop holding the oldest block of @order (the caller now owns it); NULL if none. */
+static inline struct page *held_take(struct held_pages *h, unsigned int order)
+{
+	struct page *page;
+
+	if (list_empty(&h->blocks[order]))
+		return NULL;
+	page = list_first_entry(&h->blocks[order], struct page, lru);
+	list_del(&page->lru);
+	h->nr_pages -= 1UL << order;
+	return page;
+}
+
+/* Move the oldest block of @order from @from to @to; false if there is none. */
+static inline bool held_move(struct held_pages *to, struct held_pages *from, unsigned int order)
+{
+	struct page *page = held_take(from, order);
+
+	if (page)
+		held_add(to, page, order);
+	return page;
+}
+
+/* Free every held block; returns how many pages that was. */
+static inline unsigned long held_free_all(struct held_pages *h)
+{
+	unsigned long pages = h->nr_pages;
+
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+		struct page *page;
+
+		while ((page = held_take(h, o)))
+			__free_pages(page, o);
+	}
+	return pages;
+}
+
+/*
+ * Allocate with @gfp until it fails, largest blocks first so that even
+ * 5 GiB takes only a few thousand calls.  The last order-0 failure is
+ * retried after draining the per-CPU lists, until a failure comes right
+ * after a drain: then the per-CPU lists are empty and every zone is
+ * below what @gfp may take.  Returns the number of pages taken.
+ */
+static inline unsigned long held_exhaust(struct held_pages *h, gfp_t gfp)
+{
+	unsigned long before = h->nr_pages;
+
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
+		while (held_alloc(h, gfp, o))
+			;
+	}
+	for (;;) {
+		drain_all_pages();
+		if (!held_alloc(h, gfp, 0))
+			break;
+		while (held_alloc(h, gfp, 0))
+			;
+	}
+	return h->nr_pages - before;
+}
+
+/* Every zone's free_area[].nr_free, as /proc/buddyinfo shows them. */
+struct buddy_snapshot {
+	unsigned long nr_free[MAX_NUMNODES][MAX_NR_ZONES][NR_PAGE_ORDERS];
+};
+
+static inline void buddy_snapshot_take(struct buddy_snapshot *s)
+{
+	int nid;
+
+	memset(s, 0, sizeof(*s));
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			for (int o = 0; o < NR_PAGE_ORDERS; o++)
+				s->nr_free[nid][z][o] = READ_ONCE(zone->free_area[o].nr_free);
+		}
+	}
+}
+
+/* Expect @now to equal @then, naming the first zone and order that differ. */
+static inline void expect_buddy_snapshot_eq(struct kunit *test, const struct buddy_snapshot *then,
+					    const struct buddy_snapshot *now)
+{
+	int nid;
+
+	for_each_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			for (int o = 0; o < NR_PAGE_ORDERS; o++) {
+				if (then->nr_free[nid][z][o] == now->nr_free[nid][z][o])
+					continue;
+				KUNIT_FAIL(test,
+					   "buddyinfo differs: node %d zone %s order %d: %lu then, %lu now",
+					   nid, NODE_DATA(nid)->node_zones[z].name, o,
+					   then->nr_free[nid][z][o], now->nr_free[nid][z][o]);
+				return;
+			}
+		}
+	}
+}
+
+/* The highest populated zone of node 0: where GFP_KERNEL looks first. */
+static inline struct zone *top_zone(void)
+{
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
+		if (zone_populated(&NODE_DATA(0)->node_zones[z]))
+			return &NODE_DATA(0)->node_zones[z];
+	}
+	return NULL;
+}
+
+/* What was printed since @pos (the newest 16 KiB of it), NUL-terminated. */
+static inline const char *log_since(unsigned long pos)
+{
+	static char buf[16384];
+
+	printk_log_read(pos, buf, sizeof(buf));
+	return buf;
+}
+
+/* How many times @needle occurs in @haystack. */
+static inline unsigned int count_substr(const char *haystack, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+#endif
