@@ -63,7 +63,8 @@ bool pfn_valid(unsigned long pfn)
 {
 	unsigned long s = pfn >> PFN_SECTION_SHIFT;
 
-	return pfn < max_pfn && (section_present[s / BITS_PER_LONG] >> (s % BITS_PER_LONG)) & 1;
+	return pfn < max_pfn && s < NR_MEM_SECTIONS &&
+	       (section_present[s / BITS_PER_LONG] >> (s % BITS_PER_LONG)) & 1;
 }
 
 /** numa_node_id - the NUMA node of the calling CPU */

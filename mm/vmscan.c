@@ -17,6 +17,7 @@
 
 static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);
+static bool in_reclaim[NR_CPUS];	/* this CPU is running shrinkers */
 
 /**
  * __register_shrinker - add @shrinker to those reclaim calls (see register_shrinker())
@@ -84,17 +85,24 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
  * @priority: RECLAIM_LIGHT or RECLAIM_FULL
  *
  * Context: may sleep in the sense of GFP_KERNEL (shrinkers may free a lot);
- * shrinkers must not register or unregister shrinkers.
+ * shrinkers must not register or unregister shrinkers.  A shrinker may
+ * allocate memory: that allocation does not reclaim (reclaim inside reclaim
+ * would wait for the lock its own CPU holds; Linux uses PF_MEMALLOC).
  * Return: the number of objects freed, in total.
  */
 unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority)
 {
+	unsigned int cpu = smp_processor_id();
 	struct shrinker *s;
 	unsigned long freed = 0, flags;
 
+	if (in_reclaim[cpu])
+		return 0;
 	spin_lock_irqsave(&shrinker_lock, flags);
+	in_reclaim[cpu] = true;
 	list_for_each_entry(s, &shrinker_list, list)
 		freed += do_shrink(s, gfp, nid, priority);
+	in_reclaim[cpu] = false;
 	spin_unlock_irqrestore(&shrinker_lock, flags);
 	return freed;
 }

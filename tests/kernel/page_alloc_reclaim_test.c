@@ -30,6 +30,8 @@ struct test_cache {
 	unsigned long nr_blocks;
 	unsigned long fake_objects;
 	bool endless;			/* fake objects never run out: count stays the same */
+	bool allocates;			/* scan_objects allocates a page itself */
+	unsigned int nested_allocs;
 	unsigned int count_calls, scan_calls;
 	unsigned long freed;
 	bool registered;
@@ -68,6 +70,14 @@ static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
 	unsigned long freed = 0;
 
 	c->scan_calls++;
+	if (c->allocates) {
+		/* as a real cache might, to write something back before freeing */
+		struct page *page = alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0);
+
+		c->nested_allocs++;
+		if (page)
+			__free_pages(page, 0);
+	}
 	for (int o = MAX_PAGE_ORDER; o >= 0 && freed < sc->nr_to_scan; o--) {
 		struct page *page;
 
@@ -342,6 +352,22 @@ static void endless_shrinker_does_not_hang_reclaim(struct kunit *test)
 	KUNIT_EXPECT_LE(test, delta(ALLOCSTALL, rctx.stalls), 33);
 }
 
+/*
+ * A shrinker that allocates while memory is short: its allocation must not
+ * run reclaim again (that would take the shrinker lock its own CPU holds).
+ */
+static void shrinker_may_allocate(struct kunit *test)
+{
+	cache_setup(1, 0);
+	rctx.cache.allocates = true;
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.nested_allocs, 1);
+	KUNIT_EXPECT_EQ(test, rctx.cache.nr_blocks, 0);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "recursion"));
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "lockup"));
+}
+
 static void nowait_never_reclaims(struct kunit *test)
 {
 	cache_setup(1, 0);
@@ -420,6 +446,7 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(noretry_succeeds_if_the_light_pass_helps),
 	KUNIT_CASE(retry_mayfail_retries_but_never_kills),
 	KUNIT_CASE(endless_shrinker_does_not_hang_reclaim),
+	KUNIT_CASE(shrinker_may_allocate),
 	KUNIT_CASE(nowait_never_reclaims),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),

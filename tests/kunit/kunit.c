@@ -114,7 +114,7 @@ void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int 
 /** kunit_printk - a diagnostic line from a case, as "    # case: message" */
 void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
 {
-	char msg[256], line_fmt[32];
+	char msg[256];
 	va_list args;
 
 	va_start(args, fmt);
@@ -123,9 +123,7 @@ void kunit_printk(const char *level, const struct kunit *test, const char *fmt, 
 	/* A message may end in '\n' or not; print exactly one. */
 	if (msg[0] && msg[strlen(msg) - 1] == '\n')
 		msg[strlen(msg) - 1] = '\0';
-	/* printk() takes the level from the start of its format, not from an argument. */
-	snprintf(line_fmt, sizeof(line_fmt), "%s    # %%s: %%s\n", level ? level : "");
-	printk(line_fmt, test->name, msg);
+	printk("%s    # %s: %s\n", level, test->name, msg);
 }
 
 static void set_comment(struct kunit *test, const char *fmt, va_list args)
