@@ -370,16 +370,17 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 		if (page)
 			return page;
-		if (gfp & __GFP_NORETRY)
+		/* (__GFP_NOFAIL overrides both ways of giving up early, as in Linux.) */
+		if ((gfp & __GFP_NORETRY) && !(gfp & __GFP_NOFAIL))
 			goto fail;		/* fail fast, never the OOM killer */
 		if (freed && ++rounds_with_progress <= MAX_RECLAIM_RETRIES)
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
-		if (gfp & __GFP_RETRY_MAYFAIL)
+		if ((gfp & __GFP_RETRY_MAYFAIL) && !(gfp & __GFP_NOFAIL))
 			goto fail;
 		if (costly && !(gfp & __GFP_NOFAIL))
 			goto fail;
-		if (out_of_memory(gfp, order)) {
+		if (!(gfp & __GFP_NORETRY) && out_of_memory(gfp, order)) {
 			rounds_with_progress = 0;
 			continue;		/* a victim freed its memory */
 		}
