@@ -51,20 +51,23 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
 {
 	struct shrink_control sc = { .gfp_mask = gfp, .nid = nid };
 	unsigned long batch = s->batch > 0 ? (unsigned long)s->batch : SHRINK_BATCH;
-	unsigned long freeable = s->count_objects(s, &sc), freed = 0;
+	unsigned long freeable = s->count_objects(s, &sc), freed = 0, total_scan;
 
 	if (!freeable || freeable == SHRINK_EMPTY)
 		return 0;
-	while (freeable) {
-		unsigned long got;
+	/* Scan at most what it held when we started (Linux's total_scan): a pass must end. */
+	total_scan = freeable;
+	while (freeable && total_scan) {
+		unsigned long got, n = min(min(freeable, batch), total_scan);
 
-		sc.nr_to_scan = min(freeable, batch);
-		sc.nr_scanned = sc.nr_to_scan;
+		sc.nr_to_scan = n;
+		sc.nr_scanned = n;
 		got = s->scan_objects(s, &sc);
 		count_vm_events(SLABS_SCANNED, sc.nr_scanned);
 		if (got == SHRINK_STOP)
 			break;
 		freed += got;
+		total_scan -= n;
 		if (priority == RECLAIM_LIGHT || !got)
 			break;
 		freeable = s->count_objects(s, &sc);
