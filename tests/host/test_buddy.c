@@ -1044,6 +1044,44 @@ BUDDY_TEST(retry_mayfail_retries_while_reclaim_makes_progress)
 	unfill_machine(&rest, &victim, &cache);
 }
 
+/* A shrinker that always has 100 objects and always "frees" what it is asked to. */
+static unsigned long lying_scans;
+
+static unsigned long lying_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	(void)sc;
+	return 100;
+}
+
+static unsigned long lying_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	if (++lying_scans > 100000)
+		return SHRINK_STOP;	/* the pass would never end: get out, the test fails */
+	return sc->nr_to_scan;
+}
+
+BUDDY_TEST(retry_a_reclaim_pass_ends_even_if_the_shrinker_never_empties)
+{
+	struct held rest = { 0 };
+	struct shrinker lying = { .count_objects = lying_count, .scan_objects = lying_scan,
+				  .batch = 10 };
+	unsigned long stalls = ev(ALLOCSTALL);
+
+	fill_machine(&rest, NULL, 0, NULL, 0);
+	register_shrinker(&lying, "lying");
+	lying_scans = 0;
+	/* "progress" every round: RETRY_MAYFAIL retries a bounded number of times, then fails */
+	CHECK(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0) == NULL);
+	CHECK(lying_scans <= 100000);
+	CHECK(ev(ALLOCSTALL) - stalls > 1 && ev(ALLOCSTALL) - stalls <= 32);
+	/* each pass scans what the shrinker had when the pass began: 100 objects, 10 at a time */
+	CHECK(lying_scans == (ev(ALLOCSTALL) - stalls) * 10);
+	unregister_shrinker(&lying);
+	unfill_machine(&rest, NULL, NULL);
+}
+
 BUDDY_TEST(retry_nofail_never_returns_null)
 {
 	struct held rest = { 0 };
