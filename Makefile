@@ -5,6 +5,9 @@
 #   make test            host tests, then the in-kernel tests on the QEMU matrix
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
 #   make bench           the benchmarks, as a table
+#   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
+#   make bench-host      callgrind instruction counts of the buddy allocator's fast paths
+#   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
 #

@@ -53,6 +53,13 @@ void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn)
 		max_pfn = end_pfn;
 }
 
+/** sparse_reset - forget every present section (host tests boot many fake machines) */
+void sparse_reset(void)
+{
+	memset(section_present, 0, sizeof(section_present));
+	max_pfn = 0;
+}
+
 /**
  * pfn_valid - does page frame @pfn have a struct page?
  *
@@ -151,6 +158,7 @@ void free_area_init(void)
 	const struct memblock_region *r;
 
 	memset(node_data, 0, sizeof(node_data));
+	totalram_pages = 0;	/* counted again by memblock_free_all() */
 	nr_node_ids = 1;
 	for_each_memblock(memory, r) {
 		if (r->nid + 1 > (int)nr_node_ids)

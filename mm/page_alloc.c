@@ -348,7 +348,14 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 
 static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int nid)
 {
-	bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	bool nofail = gfp & __GFP_NOFAIL;
+	/*
+	 * The OOM killer is for small orders, and never for callers that said
+	 * they can cope with failure.  __GFP_NOFAIL does not change who may be
+	 * killed (as in Linux): it digs into the last reserve instead.
+	 */
+	bool may_oom = order <= PAGE_ALLOC_COSTLY_ORDER &&
+		       !(gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL));
 	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
 	int rounds_with_progress = 0;
 	struct page *page;
@@ -370,28 +377,21 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 		if (page)
 			return page;
-		if ((gfp & __GFP_NORETRY) && !(gfp & __GFP_NOFAIL))
+		if (light && !nofail)
 			goto fail;		/* fail fast, never the OOM killer */
 		if (freed && ++rounds_with_progress <= MAX_RECLAIM_RETRIES)
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
-		if ((gfp & __GFP_RETRY_MAYFAIL) && !(gfp & __GFP_NOFAIL))
-			goto fail;
-		if (costly && !(gfp & __GFP_NOFAIL))
-			goto fail;
-		/* __GFP_NOFAIL wins over these two, but they still never kill */
-		if (!(gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL)) && out_of_memory(gfp, order)) {
-			rounds_with_progress = 0;
+		rounds_with_progress = 0;
+		if (may_oom && out_of_memory(gfp, order))
 			continue;		/* a victim freed its memory */
-		}
-		if (!(gfp & __GFP_NOFAIL))
+		if (!nofail)
 			goto fail;		/* nothing left to reclaim or kill */
 		/* __GFP_NOFAIL: dig into the last reserve, then keep trying. */
 		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
 		if (page)
 			return page;
 		WARN_ON_ONCE(1);
-		rounds_with_progress = 0;
 	}
 
 nofail_or_fail:

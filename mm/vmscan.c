@@ -57,23 +57,27 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
 {
 	struct shrink_control sc = { .gfp_mask = gfp, .nid = nid };
 	unsigned long batch = s->batch > 0 ? (unsigned long)s->batch : SHRINK_BATCH;
-	unsigned long freeable = s->count_objects(s, &sc), freed = 0;
+	unsigned long to_scan = s->count_objects(s, &sc), freed = 0;
 
-	if (!freeable || freeable == SHRINK_EMPTY)
+	if (!to_scan || to_scan == SHRINK_EMPTY)
 		return 0;
-	while (freeable) {
+	/*
+	 * Scan at most what the cache held when the pass started (Linux's
+	 * total_scan): a pass ends even if a shrinker's count never drops.
+	 */
+	while (to_scan) {
 		unsigned long got;
 
-		sc.nr_to_scan = min(freeable, batch);
+		sc.nr_to_scan = min(to_scan, batch);
 		sc.nr_scanned = sc.nr_to_scan;
 		got = s->scan_objects(s, &sc);
 		count_vm_events(SLABS_SCANNED, sc.nr_scanned);
 		if (got == SHRINK_STOP)
 			break;
 		freed += got;
+		to_scan -= sc.nr_to_scan;
 		if (priority == RECLAIM_LIGHT || !got)
 			break;
-		freeable -= sc.nr_to_scan;
 	}
 	return freed;
 }

@@ -1,0 +1,136 @@
+/*
+ * tests/host/bench_buddy.c - the cost of the buddy allocator's fast paths,
+ * on the host, built with -O2 and no sanitizers (not a test).
+ *
+ *	bench_buddy SCENARIO N	run N alloc+free pairs of SCENARIO inside
+ *				measured_loop(), for callgrind
+ *				(--toggle-collect=measured_loop)
+ *	bench_buddy --native	time every scenario, in ns per pair
+ *	bench_buddy --list	the scenarios, one a line: name<TAB>description
+ *
+ * tests/host/bench.sh runs each scenario under callgrind with N and 2N
+ * pairs and divides the difference by N: instructions per alloc+free pair,
+ * exactly, with the set-up and the loop's entry and exit cancelled out.
+ *
+ * The machine is 1 MiB..256 MiB (ZONE_DMA and ZONE_DMA32; GFP_KERNEL is
+ * served from DMA32, whose per-CPU batch is then 15), one CPU.  Before
+ * each loop the lists are arranged so that the block the loop gets is
+ * known: either a free block of exactly the order wanted whose buddy is
+ * held (no split, no merge), or only order-10 blocks (the allocation
+ * splits one, the free merges it back: the worst case).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "mm_host.h"
+#include "mm/internal.h"
+
+#define MiB	(1UL << 20)
+
+struct scenario {
+	const char *name;
+	const char *what;
+	unsigned int order;
+	bool no_pcp;		/* per-CPU lists off: high = batch = 1 */
+	bool split;		/* from an order-10 block, merged back every time */
+};
+
+static const struct scenario scenarios[] = {
+	{ "order0-pcp", "order-0 via the per-CPU list", 0, false, false },
+	{ "order0-buddy", "order-0 via the buddy lists (per-CPU list off)", 0, true, false },
+	{ "order0-split", "order-0 via the buddy lists, split from order 10 and merged back", 0, true, true },
+	{ "order1", "order-1", 1, false, false },
+	{ "order3", "order-3", 3, false, false },
+	{ "order9", "order-9", 9, false, false },
+	{ "order9-split", "order-9, split from order 10 and merged back", 9, false, true },
+};
+
+static const struct scenario *find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++) {
+		if (!strcmp(scenarios[i].name, name))
+			return &scenarios[i];
+	}
+	fprintf(stderr, "bench_buddy: no scenario '%s'\n", name);
+	exit(2);
+}
+
+#ifdef __clang__
+#define __noclone
+#else
+#define __noclone	__attribute__((noclone))
+#endif
+
+/* What callgrind counts: n alloc+free pairs and nothing else. */
+__noinline __noclone void measured_loop(unsigned int order, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+
+		__asm__ __volatile__("" : : "r"(page) : "memory");
+		__free_pages(page, order);
+	}
+}
+
+static void setup(const struct scenario *s)
+{
+	static const struct host_range ram[] = { { 1 * MiB, 255 * MiB, 0 } };
+	struct page *a, *b;
+
+	host_printk_quiet = true;
+	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 1);
+	if (s->no_pcp) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			NODE_DATA(0)->node_zones[z].pcp[0].high = 1;
+			NODE_DATA(0)->node_zones[z].pcp[0].batch = 1;
+		}
+	}
+	if (s->split) {
+		/* every DMA32 block is order 10 at boot: nothing to arrange */
+		return;
+	}
+	/* a free block of exactly this order, with its buddy held: no split, no merge */
+	a = alloc_pages(GFP_KERNEL, s->order);
+	b = alloc_pages(GFP_KERNEL, s->order);
+	(void)b;
+	__free_pages(a, s->order);
+	drain_all_pages();
+	/* warm up: the per-CPU list refilled, the caches hot */
+	measured_loop(s->order, 1000);
+}
+
+static double native_ns(const struct scenario *s)
+{
+	const unsigned long n = 2000000;
+	struct timespec t0, t1;
+
+	setup(s);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	measured_loop(s->order, n);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / n;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
+			printf("%s\t%s\n", scenarios[i].name, scenarios[i].what);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--native")) {
+		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
+			printf("%s\t%.1f\n", scenarios[i].name, native_ns(&scenarios[i]));
+		return 0;
+	}
+	if (argc == 3) {
+		const struct scenario *s = find(argv[1]);
+
+		setup(s);
+		measured_loop(s->order, strtoul(argv[2], NULL, 0));
+		return 0;
+	}
+	fprintf(stderr, "usage: bench_buddy SCENARIO N | --native | --list\n");
+	return 2;
+}

@@ -1,0 +1,321 @@
+/*
+ * tests/host/mm_host.c - the hosted half of mm/cpu.h (see mm_host.h):
+ * the fake machine, printk and its log, panic/WARN, CPUs and locks.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include "kernel_names.h"
+#include "mm/internal.h"
+#include "mm/memblock.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "lib/string.h"
+#include "lib/vsprintf.h"
+
+#define SECTION_PAGES	(1UL << 12)	/* as mm/mm_init.c: 16 MiB sections */
+
+unsigned long host_phys_base;
+void *host_vmemmap_base;
+unsigned int host_cpu;
+unsigned int host_nr_cpus = 1;
+unsigned long host_irqs_off;
+bool host_printk_quiet;
+
+struct host_range host_ram[16], host_reserved[16];
+int host_nr_ram, host_nr_reserved;
+
+/* ---------------------------------------------------------------- the fake machine */
+
+const struct host_range host_default_ram[] = {
+	{ 0x0, 0x9f000, 0 },				/* low 636 KiB, as a PC */
+	{ 1UL << 20, (30UL << 20) + 0x3000, 0 },	/* 1 MiB .. 31 MiB + 12 KiB */
+	{ (40UL << 20) + 0x800, 0xf900, 0 },		/* a sliver with unaligned edges */
+	{ (4UL << 30) - (12UL << 20) + 0x5000,		/* across the 4 GiB line */
+	  (32UL << 20) - 0x7000, 0 },
+};
+const int host_default_nr_ram = ARRAY_SIZE(host_default_ram);
+
+const struct host_range host_default_reserved[] = {
+	{ 0x0, 1UL << 20, 0 },				/* the first MiB */
+	{ 2UL << 20, (5UL << 20) + 0x123, 0 },		/* "the kernel image" */
+	{ (4UL << 30) - (4UL << 20) + 0x800, 0x2000, 0 },	/* unaligned: 3 pages */
+	{ (4UL << 30) + (8UL << 20), 0x1000, 0 },	/* one page in ZONE_NORMAL */
+};
+const int host_default_nr_reserved = ARRAY_SIZE(host_default_reserved);
+
+static size_t vmemmap_bytes(void)
+{
+	return (HOST_PHYS_LIMIT >> PAGE_SHIFT) * sizeof(struct page);
+}
+
+/* (Re)reserve the address space of physical memory and vmemmap, nothing backed. */
+static void host_reserve_space(void)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	void *phys, *map;
+
+	if (host_phys_base) {
+		flags |= MAP_FIXED;
+		phys = (void *)host_phys_base;
+		map = host_vmemmap_base;
+	} else {
+		phys = map = NULL;
+	}
+	phys = mmap(phys, HOST_PHYS_LIMIT, PROT_NONE, flags, -1, 0);
+	map = mmap(map, vmemmap_bytes(), PROT_NONE, flags, -1, 0);
+	if (phys == MAP_FAILED || map == MAP_FAILED) {
+		perror("mm_host: mmap");
+		abort();
+	}
+	host_phys_base = (unsigned long)phys;
+	host_vmemmap_base = map;
+}
+
+static void host_back(void *start, void *end)
+{
+	unsigned long s = ALIGN_DOWN((unsigned long)start, PAGE_SIZE);
+	unsigned long e = ALIGN((unsigned long)end, PAGE_SIZE);
+
+	if (mprotect((void *)s, e - s, PROT_READ | PROT_WRITE)) {
+		perror("mm_host: mprotect");
+		abort();
+	}
+}
+
+bool host_pfn_is_ram(unsigned long pfn)
+{
+	for (int i = 0; i < host_nr_ram; i++) {
+		unsigned long s = ALIGN(host_ram[i].base, PAGE_SIZE) >> PAGE_SHIFT;
+		unsigned long e = (host_ram[i].base + host_ram[i].size) >> PAGE_SHIFT;
+
+		if (pfn >= s && pfn < e)
+			return true;
+	}
+	return false;
+}
+
+bool host_pfn_is_reserved(unsigned long pfn)
+{
+	for (int i = 0; i < host_nr_reserved; i++) {
+		unsigned long s = host_reserved[i].base >> PAGE_SHIFT;
+		unsigned long e = ALIGN(host_reserved[i].base + host_reserved[i].size,
+					PAGE_SIZE) >> PAGE_SHIFT;
+
+		if (pfn >= s && pfn < e)
+			return true;
+	}
+	return false;
+}
+
+static bool same_ranges(const struct host_range *a, int na, const struct host_range *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++) {
+		if (a[i].base != b[i].base || a[i].size != b[i].size || a[i].nid != b[i].nid)
+			return false;
+	}
+	return true;
+}
+
+void host_machine_init(const struct host_range *ram, int nr_ram,
+		       const struct host_range *reserved, int nr_reserved,
+		       unsigned int nr_cpus)
+{
+	const struct memblock_region *r;
+
+	if (nr_ram > (int)ARRAY_SIZE(host_ram) || nr_reserved > (int)ARRAY_SIZE(host_reserved) ||
+	    !nr_cpus || nr_cpus > NR_CPUS) {
+		fprintf(stderr, "mm_host: bad machine description\n");
+		abort();
+	}
+	/*
+	 * A new layout gets fresh address space; the same layout again keeps
+	 * its memory (nothing may depend on what RAM holds at boot, and the
+	 * fuzzer boots the same machine thousands of times a second).
+	 */
+	if (!host_phys_base || !same_ranges(ram, nr_ram, host_ram, host_nr_ram) ||
+	    !same_ranges(reserved, nr_reserved, host_reserved, host_nr_reserved))
+		host_reserve_space();
+	host_nr_ram = nr_ram;
+	host_nr_reserved = nr_reserved;
+	for (int i = 0; i < nr_ram; i++)
+		host_ram[i] = ram[i];
+	for (int i = 0; i < nr_reserved; i++)
+		host_reserved[i] = reserved[i];
+
+	memblock_reset();
+	sparse_reset();
+	for (int i = 0; i < nr_ram; i++) {
+		if (ram[i].base + ram[i].size > HOST_PHYS_LIMIT) {
+			fprintf(stderr, "mm_host: RAM above HOST_PHYS_LIMIT\n");
+			abort();
+		}
+		memblock_add_node(ram[i].base, ram[i].size, ram[i].nid);
+	}
+	for (int i = 0; i < nr_reserved; i++)
+		memblock_reserve(reserved[i].base, reserved[i].size);
+
+	/* What mm/init.c does with page tables: back RAM and its struct pages. */
+	for_each_memblock(memory, r) {
+		unsigned long start = ALIGN_DOWN(r->base >> PAGE_SHIFT, SECTION_PAGES);
+		unsigned long end = ALIGN((r->base + r->size) >> PAGE_SHIFT, SECTION_PAGES);
+
+		host_back(__va(r->base), __va(r->base + r->size));
+		sparse_mark_present(start, end);
+		host_back(pfn_to_page(start), pfn_to_page(end));
+	}
+
+	host_cpu = 0;
+	host_nr_cpus = nr_cpus;
+	host_irqs_off = 0;
+	set_page_poisoning(false);
+	memset(vm_event_states, 0, sizeof(vm_event_states));
+	mm_core_init();
+}
+
+void host_machine_default(void)
+{
+	host_machine_init(host_default_ram, host_default_nr_ram,
+			  host_default_reserved, host_default_nr_reserved, 1);
+}
+
+/* ---------------------------------------------------------------- CPUs and locks */
+
+void on_each_cpu(smp_call_func_t func, void *info, int wait)
+{
+	unsigned int self = host_cpu;
+
+	(void)wait;
+	for (unsigned int cpu = 0; cpu < host_nr_cpus; cpu++) {
+		host_cpu = cpu;
+		func(info);
+	}
+	host_cpu = self;
+}
+
+void host_lock_bug(const char *what, spinlock_t *lock)
+{
+	fprintf(stderr, "mm_host: %s (lock %p)\n", what, (void *)lock);
+	abort();
+}
+
+/* ---------------------------------------------------------------- printk */
+
+#define LOG_BUF_SIZE	(1UL << 20)
+#define LINE_MAX_LEN	512
+
+static char log_buf[LOG_BUF_SIZE];
+static unsigned long log_pos;
+static int console_level = 6;
+
+void console_set_level(int level)
+{
+	console_level = level;
+}
+
+static int take_level(const char **fmt)
+{
+	const char *f = *fmt;
+
+	if (f[0] != KERN_SOH[0] || !f[1])
+		return 4;
+	*fmt = f + 2;
+	return f[1] >= '0' && f[1] <= '7' ? f[1] - '0' : 4;
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	char line[LINE_MAX_LEN];
+	int level = take_level(&fmt);
+	int len = vscnprintf(line, sizeof(line), fmt, args);
+
+	for (int i = 0; i < len; i++)
+		log_buf[(log_pos + i) % LOG_BUF_SIZE] = line[i];
+	log_pos += len;
+	if (!host_printk_quiet && level <= console_level) {
+		fwrite(line, 1, len, stdout);
+		fflush(stdout);
+	}
+	return len;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vprintk(fmt, args);
+	va_end(args);
+	return n;
+}
+
+unsigned long printk_log_pos(void)
+{
+	return log_pos;
+}
+
+size_t printk_log_read(unsigned long since, char *buf, size_t size)
+{
+	unsigned long end = log_pos;
+	size_t n;
+
+	if (!size)
+		return 0;
+	if (end - since > LOG_BUF_SIZE)
+		since = end - LOG_BUF_SIZE;
+	n = min(end - since, size - 1);
+	since = end - n;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = log_buf[(since + i) % LOG_BUF_SIZE];
+	buf[n] = '\0';
+	return n;
+}
+
+const char *host_log_since(unsigned long since)
+{
+	static char buf[256 * 1024];
+
+	printk_log_read(since, buf, sizeof(buf));
+	return buf;
+}
+
+/* ---------------------------------------------------------------- panic, WARN */
+
+void dump_stack(void)
+{
+	printk(KERN_WARNING "CPU: %u PID: 0 Comm: host\nCall Trace:\n [<%p>] (host: no unwinder)\n",
+	       host_cpu, __builtin_return_address(0));
+}
+
+void __warn(const char *file, int line, void *caller, const char *fmt, ...)
+{
+	va_list args;
+
+	printk(KERN_WARNING "------------[ cut here ]------------\n");
+	printk(KERN_WARNING "WARNING: at %s:%d %pS\n", file, line, caller);
+	if (fmt) {
+		va_start(args, fmt);
+		vprintk(fmt, args);
+		va_end(args);
+	}
+	dump_stack();
+	printk(KERN_WARNING "---[ end trace ]---\n");
+}
+
+void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	fflush(stdout);
+	abort();
+}

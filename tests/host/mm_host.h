@@ -1,0 +1,215 @@
+/*
+ * tests/host/mm_host.h - mm/cpu.h's interface for the host (-DMM_HOSTED).
+ *
+ * mm/ is written against a small interface to the CPU (mm/cpu.h).  Built
+ * for the host, that interface is this file and mm_host.c:
+ *
+ *   - "physical memory" is one big PROT_NONE reservation of virtual address
+ *     space; the RAM ranges of the fake machine are made readable and
+ *     writable, holes stay PROT_NONE, so touching a hole faults at once.
+ *     __va(phys) = host_phys_base + phys, exactly the kernel's linear map
+ *     with PAGE_OFFSET = host_phys_base.
+ *   - vmemmap is a second reservation, backed (mprotect'ed RW) only for the
+ *     16 MiB sections that hold RAM, as the kernel backs its vmemmap: a
+ *     struct page read for a pfn without one faults, as it would there.
+ *   - spinlocks and "interrupts off" are plain flags, checked: taking a lock
+ *     twice (a deadlock on one CPU) or releasing a free lock aborts.
+ *   - there may be several "CPUs": host_set_cpu() chooses which one the
+ *     code runs on, and on_each_cpu() runs the function on each in turn,
+ *     so per-CPU lists can be tested.
+ *
+ * printk() goes to stdout (unless host_printk_quiet) and into a log that
+ * tests read with printk_log_pos()/printk_log_read(), as KUnit tests do.
+ */
+#ifndef TESTS_HOST_MM_HOST_H
+#define TESTS_HOST_MM_HOST_H
+
+#include "lib/compiler.h"
+#include "kernel/config.h"
+
+/* ---------------------------------------------------------------- pages */
+
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+
+typedef u64 phys_addr_t;
+
+extern unsigned long host_phys_base;	/* virtual address of physical 0 */
+extern void *host_vmemmap_base;		/* struct page of pfn 0 */
+
+#define PAGE_OFFSET	host_phys_base
+#define vmemmap		((struct page *)host_vmemmap_base)
+
+static inline void *__va(phys_addr_t phys)
+{
+	return (void *)(phys + host_phys_base);
+}
+
+static inline phys_addr_t __pa(const void *virt)
+{
+	return (unsigned long)virt - host_phys_base;
+}
+
+/* ---------------------------------------------------------------- CPUs */
+
+extern unsigned int host_cpu;		/* the "current CPU" */
+extern unsigned int host_nr_cpus;	/* online CPUs: 0..host_nr_cpus-1 */
+extern unsigned long host_irqs_off;	/* nonzero between local_irq_save/restore */
+
+static inline unsigned int smp_processor_id(void)
+{
+	return host_cpu;
+}
+
+static inline unsigned int num_online_cpus(void)
+{
+	return host_nr_cpus;
+}
+
+#define for_each_online_cpu(cpu)	for ((cpu) = 0; (cpu) < host_nr_cpus; (cpu)++)
+
+typedef void (*smp_call_func_t)(void *info);
+
+/* Run @func on every online CPU, one after the other (wait is implied). */
+void on_each_cpu(smp_call_func_t func, void *info, int wait);
+
+static inline void cpu_relax(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static inline void cpu_counter_add(unsigned long *counter, unsigned long delta)
+{
+	*counter += delta;
+}
+
+#define local_irq_save(flags)						\
+	do {								\
+		(flags) = host_irqs_off;				\
+		host_irqs_off = 1;					\
+	} while (0)
+
+#define local_irq_restore(flags)					\
+	do {								\
+		host_irqs_off = (flags);				\
+	} while (0)
+
+/* ---------------------------------------------------------------- spinlocks */
+
+typedef struct {
+	int locked;
+} spinlock_t;
+
+#define __SPIN_LOCK_UNLOCKED	{ .locked = 0 }
+#define DEFINE_SPINLOCK(name)	spinlock_t name = __SPIN_LOCK_UNLOCKED
+
+__noreturn void host_lock_bug(const char *what, spinlock_t *lock);
+
+static inline void spin_lock_init(spinlock_t *lock)
+{
+	lock->locked = 0;
+}
+
+/* One CPU at a time: a lock already held can only mean a deadlock. */
+static inline void spin_lock(spinlock_t *lock)
+{
+	if (unlikely(lock->locked))
+		host_lock_bug("spin_lock: recursive locking (deadlock)", lock);
+	lock->locked = 1;
+}
+
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	if (lock->locked)
+		return false;
+	lock->locked = 1;
+	return true;
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	if (unlikely(!lock->locked))
+		host_lock_bug("spin_unlock: lock not held", lock);
+	lock->locked = 0;
+}
+
+static inline bool spin_is_locked(spinlock_t *lock)
+{
+	return lock->locked;
+}
+
+#define spin_lock_irqsave(lock, flags)					\
+	do {								\
+		local_irq_save(flags);					\
+		spin_lock(lock);					\
+	} while (0)
+
+#define spin_unlock_irqrestore(lock, flags)				\
+	do {								\
+		spin_unlock(lock);					\
+		local_irq_restore(flags);				\
+	} while (0)
+
+/* ---------------------------------------------------------------- the fake machine */
+
+/* A range of fake physical memory, on a NUMA node. */
+struct host_range {
+	phys_addr_t base;
+	phys_addr_t size;
+	int nid;
+};
+
+/* Fake physical addresses go up to this (virtual space reserved, not memory). */
+#define HOST_PHYS_LIMIT		(8ULL << 30)
+
+/*
+ * host_machine_init - forget everything and boot a fresh fake machine
+ * @ram: RAM ranges (page-aligned or not: memblock rounds as the kernel does)
+ * @nr_ram: how many
+ * @reserved: ranges memblock_reserve()s before the buddy allocator starts
+ * @nr_reserved: how many
+ * @nr_cpus: online CPUs (1..NR_CPUS)
+ *
+ * Discards the previous machine's memory, resets memblock and the present
+ * sections, backs RAM and its struct pages, then runs mm_core_init().
+ * Poisoning is turned off and the CPU is 0.
+ */
+void host_machine_init(const struct host_range *ram, int nr_ram,
+		       const struct host_range *reserved, int nr_reserved,
+		       unsigned int nr_cpus);
+
+/*
+ * The standard machine: RAM from 0 to 31 MiB with the first MiB reserved
+ * (ZONE_DMA and the start of ZONE_DMA32), a hole, then 32 MiB across the
+ * 4 GiB line (the end of ZONE_DMA32 and ZONE_NORMAL), with a few reserved
+ * ranges and unaligned edges.  One node, one CPU.
+ */
+void host_machine_default(void);
+
+extern const struct host_range host_default_ram[];
+extern const int host_default_nr_ram;
+extern const struct host_range host_default_reserved[];
+extern const int host_default_nr_reserved;
+
+/* The current machine's layout, as given to host_machine_init() */
+extern struct host_range host_ram[16], host_reserved[16];
+extern int host_nr_ram, host_nr_reserved;
+
+/* Is [@pfn] RAM of the current machine, and not reserved by memblock? */
+bool host_pfn_is_ram(unsigned long pfn);
+bool host_pfn_is_reserved(unsigned long pfn);
+
+static inline void host_set_cpu(unsigned int cpu)
+{
+	host_cpu = cpu;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+extern bool host_printk_quiet;		/* keep messages in the log only */
+
+/* Everything printk()ed since @since (from printk_log_pos()), in a static buffer */
+const char *host_log_since(unsigned long since);
+
+#endif
