@@ -89,6 +89,28 @@ static inline bool zone_populated(const struct zone *zone)
 	return zone->managed_pages != 0;
 }
 
+/* The zone after @zone: the next one of its node, else the next node's first. */
+static inline struct zone *next_zone(struct zone *zone)
+{
+	pg_data_t *pgdat = &node_data[zone->node];
+
+	if (zone < &pgdat->node_zones[MAX_NR_ZONES - 1])
+		return zone + 1;
+	if (zone->node + 1 < (int)nr_node_ids)
+		return node_data[zone->node + 1].node_zones;
+	return NULL;
+}
+
+#define for_each_zone(zone)						\
+	for (zone = node_data[0].node_zones; zone; zone = next_zone(zone))
+
+/* Every zone that has memory, as Linux's for_each_populated_zone() */
+#define for_each_populated_zone(zone)					\
+	for_each_zone(zone)						\
+		if (!zone_populated(zone))				\
+			;						\
+		else
+
 static inline unsigned long zone_end_pfn(const struct zone *zone)
 {
 	return zone->zone_start_pfn + zone->spanned_pages;

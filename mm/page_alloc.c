@@ -205,17 +205,11 @@ static void drain_zone_pages(struct zone *zone, unsigned int cpu)
  */
 void drain_local_pages(void *unused)
 {
-	int nid;
+	struct zone *zone;
 
 	(void)unused;
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			if (zone_populated(zone))
-				drain_zone_pages(zone, smp_processor_id());
-		}
-	}
+	for_each_populated_zone(zone)
+		drain_zone_pages(zone, smp_processor_id());
 }
 
 /**
@@ -630,11 +624,9 @@ unsigned long zone_free_pages(const struct zone *zone)
 unsigned long nr_free_pages(void)
 {
 	unsigned long free = 0;
-	int nid;
+	struct zone *zone;
 
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++)
-			free += zone_free_pages(&NODE_DATA(nid)->node_zones[z]);
-	}
+	for_each_populated_zone(zone)
+		free += zone_free_pages(zone);
 	return free;
 }

@@ -232,20 +232,13 @@ int format_gfp(char *buf, size_t size, gfp_t gfp)
 /** show_free_areas - one line per zone: free, watermarks, free blocks per order */
 void show_free_areas(void)
 {
-	int nid;
+	struct zone *zone;
 
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			if (!zone_populated(zone))
-				continue;
-			printk("Node %d %s free:%lukB min:%lukB low:%lukB high:%lukB managed:%lukB\n",
-			       nid, zone->name, zone_free_pages(zone) * 4, zone->watermark[WMARK_MIN] * 4,
-			       zone->watermark[WMARK_LOW] * 4, zone->watermark[WMARK_HIGH] * 4,
-			       zone->managed_pages * 4);
-		}
-	}
+	for_each_populated_zone(zone)
+		printk("Node %d %s free:%lukB min:%lukB low:%lukB high:%lukB managed:%lukB\n",
+		       zone->node, zone->name, zone_free_pages(zone) * 4,
+		       zone->watermark[WMARK_MIN] * 4, zone->watermark[WMARK_LOW] * 4,
+		       zone->watermark[WMARK_HIGH] * 4, zone->managed_pages * 4);
 }
 
 /**

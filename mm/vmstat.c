@@ -79,31 +79,25 @@ MONITOR_COMMAND(vmstat, "event counters of the memory allocators", cmd_vmstat);
 
 static int cmd_buddyinfo(int argc, char **argv)
 {
-	int nid;
+	struct zone *zone;
 
 	(void)argc;
 	(void)argv;
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			if (!zone_populated(zone))
-				continue;
-			printk("Node %d, zone %8s", nid, zone->name);
-			for (int o = 0; o <= MAX_PAGE_ORDER; o++)
-				printk(KERN_CONT " %6lu", READ_ONCE(zone->free_area[o].nr_free));
-			printk(KERN_CONT "\n");
-		}
+	for_each_populated_zone(zone) {
+		printk("Node %d, zone %8s", zone->node, zone->name);
+		for (int o = 0; o <= MAX_PAGE_ORDER; o++)
+			printk(KERN_CONT " %6lu", READ_ONCE(zone->free_area[o].nr_free));
+		printk(KERN_CONT "\n");
 	}
 	return 0;
 }
 MONITOR_COMMAND(buddyinfo, "free blocks per order (0..10) per zone", cmd_buddyinfo);
 
-static void show_zone(struct zone *zone, int nid)
+static void show_zone(struct zone *zone)
 {
 	unsigned int cpu;
 
-	printk("Node %d, zone %8s\n", nid, zone->name);
+	printk("Node %d, zone %8s\n", zone->node, zone->name);
 	printk("  pages free     %lu (of which on per-CPU lists: %lu)\n",
 	       zone_free_pages(zone), zone_free_pages(zone) - zone->nr_free);
 	printk("        min      %lu\n        low      %lu\n        high     %lu\n",
@@ -122,18 +116,12 @@ static void show_zone(struct zone *zone, int nid)
 
 static int cmd_zoneinfo(int argc, char **argv)
 {
-	int nid;
+	struct zone *zone;
 
 	(void)argc;
 	(void)argv;
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			if (zone_populated(zone))
-				show_zone(zone, nid);
-		}
-	}
+	for_each_populated_zone(zone)
+		show_zone(zone);
 	return 0;
 }
 MONITOR_COMMAND(zoneinfo, "each zone's range, watermarks, reserves and free pages", cmd_zoneinfo);

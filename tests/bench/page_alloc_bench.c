@@ -33,32 +33,26 @@ BENCHMARK(page_order0_pcp, PCP_ROW, NULL, 20000, run_order0);
 /* Shrink this CPU's lists to one page, remembering their sizes in @saved. */
 static void shrink_pcp(struct per_cpu_pages *saved)
 {
-	int nid;
+	struct zone *zone;
+	int i = 0;
 
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct per_cpu_pages *pcp =
-				&NODE_DATA(nid)->node_zones[z].pcp[smp_processor_id()];
+	for_each_zone(zone) {
+		struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
 
-			saved[nid * MAX_NR_ZONES + z] = *pcp;
-			pcp->high = 1;
-			pcp->batch = 1;
-		}
+		saved[i++] = *pcp;
+		pcp->high = 1;
+		pcp->batch = 1;
 	}
 }
 
 static void restore_pcp(const struct per_cpu_pages *saved)
 {
-	int nid;
+	struct zone *zone;
+	int i = 0;
 
-	for_each_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct per_cpu_pages *pcp =
-				&NODE_DATA(nid)->node_zones[z].pcp[smp_processor_id()];
-
-			pcp->high = saved[nid * MAX_NR_ZONES + z].high;
-			pcp->batch = saved[nid * MAX_NR_ZONES + z].batch;
-		}
+	for_each_zone(zone) {
+		zone->pcp[smp_processor_id()].high = saved[i].high;
+		zone->pcp[smp_processor_id()].batch = saved[i++].batch;
 	}
 }
 
