@@ -63,52 +63,61 @@ void __kunit_fail(struct kunit *test, bool assertion, const char *file, int line
 	fail_and_maybe_abort(test, assertion);
 }
 
+/* "Expected left == right, but" with both sides' values, already formatted. */
+static void fail_comparison(struct kunit *test, bool assertion, const char *file, int line,
+			    const char *expr, const char *left, const char *lval,
+			    const char *right, const char *rval, const char *fmt, va_list args)
+{
+	print_failure_header(test, assertion, file, line);
+	printk("    Expected %s, but\n", expr);
+	printk("        %s == %s\n", left, lval);
+	printk("        %s == %s\n", right, rval);
+	print_user_message(fmt, args);
+	fail_and_maybe_abort(test, assertion);
+}
+
+#define VALUE_TEXT	96
+
 void __kunit_fail_binary(struct kunit *test, bool assertion, const char *file, int line,
 			 const char *expr, const char *left, long long lval,
 			 const char *right, long long rval, const char *fmt, ...)
 {
+	char l[VALUE_TEXT], r[VALUE_TEXT];
 	va_list args;
 
-	print_failure_header(test, assertion, file, line);
-	printk("    Expected %s, but\n", expr);
-	printk("        %s == %lld (%#llx)\n", left, lval, (unsigned long long)lval);
-	printk("        %s == %lld (%#llx)\n", right, rval, (unsigned long long)rval);
+	snprintf(l, sizeof(l), "%lld (%#llx)", lval, (unsigned long long)lval);
+	snprintf(r, sizeof(r), "%lld (%#llx)", rval, (unsigned long long)rval);
 	va_start(args, fmt);
-	print_user_message(fmt, args);
+	fail_comparison(test, assertion, file, line, expr, left, l, right, r, fmt, args);
 	va_end(args);
-	fail_and_maybe_abort(test, assertion);
 }
 
 void __kunit_fail_ptr(struct kunit *test, bool assertion, const char *file, int line,
 		      const char *expr, const char *left, const void *lval,
 		      const char *right, const void *rval, const char *fmt, ...)
 {
+	char l[VALUE_TEXT], r[VALUE_TEXT];
 	va_list args;
 
-	print_failure_header(test, assertion, file, line);
-	printk("    Expected %s, but\n", expr);
-	printk("        %s == %p\n", left, lval);
-	printk("        %s == %p\n", right, rval);
+	snprintf(l, sizeof(l), "%p", lval);
+	snprintf(r, sizeof(r), "%p", rval);
 	va_start(args, fmt);
-	print_user_message(fmt, args);
+	fail_comparison(test, assertion, file, line, expr, left, l, right, r, fmt, args);
 	va_end(args);
-	fail_and_maybe_abort(test, assertion);
 }
 
 void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int line,
 		      const char *expr, const char *left, const char *lval,
 		      const char *right, const char *rval, const char *fmt, ...)
 {
+	char l[VALUE_TEXT], r[VALUE_TEXT];
 	va_list args;
 
-	print_failure_header(test, assertion, file, line);
-	printk("    Expected %s, but\n", expr);
-	printk("        %s == \"%s\"\n", left, lval);
-	printk("        %s == \"%s\"\n", right, rval);
+	snprintf(l, sizeof(l), "\"%s\"", lval);
+	snprintf(r, sizeof(r), "\"%s\"", rval);
 	va_start(args, fmt);
-	print_user_message(fmt, args);
+	fail_comparison(test, assertion, file, line, expr, left, l, right, r, fmt, args);
 	va_end(args);
-	fail_and_maybe_abort(test, assertion);
 }
 
 /** kunit_printk - a diagnostic line from a case, as "    # case: message" */
