@@ -34,6 +34,14 @@
 
 void kmain(u32 magic, u32 info);
 
+/* What smp_init() builds the other CPUs' stacks from. */
+static void *alloc_ap_pages(unsigned int order)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO, order);
+
+	return page ? page_address(page) : NULL;
+}
+
 static void numa_memory_range(u64 start, u64 end, int nid)
 {
 	memblock_set_node(start, end - start, nid);
@@ -121,6 +129,7 @@ void kmain(u32 magic, u32 info)
 	srat_parse(numa_memory_range);
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
+	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();
 

@@ -51,6 +51,8 @@ void generic_smp_call_function_interrupt(void);
 void smp_send_reschedule(int cpu);
 
 void smp_init(void);
+void smp_set_page_allocator(void *(*alloc)(unsigned int order));
+unsigned long ap_stack_bottom(unsigned int cpu);
 void smp_cpus_done(void);
 __noreturn void cpu_idle(void);
 unsigned int smp_boot_failed_cpus(void);

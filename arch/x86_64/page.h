@@ -20,6 +20,7 @@
 #define VMALLOC_START	0xffffc90000000000UL
 #define VMALLOC_END	0xffffe8ffffffffffUL
 #define VMEMMAP_START	0xffffea0000000000UL	/* struct page array, as Linux */
+#define CPU_STACKS_START 0xfffffe0000000000UL	/* APs' stacks, each above an unmapped guard page */
 
 typedef u64 phys_addr_t;
 

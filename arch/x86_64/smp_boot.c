@@ -23,10 +23,12 @@
  * no longer its own) and left out.  CPUs are started one at a time, since
  * they share the trampoline page.
  *
- * Memory: stacks and IST areas come from static arrays for up to
- * SMP_STATIC_APS application processors (the page allocator does not run
- * yet when this code is written; arch code cannot guard-page memory of the
- * direct map, which uses large pages).  More CPUs are reported and left out.
+ * Memory: each AP's stack and interrupt stacks come from the page
+ * allocator, through the function kmain registers with
+ * smp_set_page_allocator() (arch code does not call mm/ itself).  The
+ * direct map uses large pages, so a stack there could not have a guard
+ * page: each stack is mapped again in the CPU stack area (CPU_STACKS_START,
+ * one slot per CPU), where the page below it is simply never mapped.
  */
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/apic.h"
@@ -43,8 +45,10 @@
 #include "lib/string.h"
 
 #define TRAMPOLINE_BASE		0x8000
-#define SMP_STATIC_APS		7	/* 8 CPUs in all, as the largest test config */
-#define AP_STACK_SIZE		(16 * 1024)
+#define AP_STACK_ORDER		2	/* 16 KiB stacks */
+#define AP_STACK_SIZE		(PAGE_SIZE << AP_STACK_ORDER)
+#define AP_STACK_SLOT		(AP_STACK_SIZE + PAGE_SIZE)	/* guard page, then the stack */
+#define AP_IST_ORDER		4	/* 64 KiB: room for the IST_STACKS_SIZE of gdt.h */
 #define SMP_BOOT_TIMEOUT_MS	2000
 
 /* Must match the tr_params block in boot/trampoline.asm */
@@ -63,14 +67,8 @@ extern const char trampoline_start[], trampoline_end[], trampoline_params[];
 extern const char ap_entry64[];
 void start_secondary(unsigned long cpu);
 
-struct ap_stack {
-	u8 guard[PAGE_SIZE];
-	u8 stack[AP_STACK_SIZE];
-};
-
-static struct ap_stack ap_stacks[SMP_STATIC_APS] __aligned(PAGE_SIZE);
-static u8 ap_ist[SMP_STATIC_APS][IST_STACKS_SIZE] __aligned(16);
 static void *cpu_ist_area[NR_CPUS];
+static void *(*ap_alloc_pages)(unsigned int order);
 
 /* The temporary page tables the APs turn paging on with (see trampoline.asm) */
 static u64 tmp_pml4[512] __aligned(PAGE_SIZE);
@@ -86,19 +84,40 @@ unsigned int smp_boot_failed_cpus(void)
 	return nr_left_out;
 }
 
-/* Unmap the page under an AP stack, so an overflow faults (on the IST stack). */
-static bool guard_page(void *page)
+/**
+ * smp_set_page_allocator - where AP stacks come from
+ * @alloc: returns the direct-map address of 2^order zeroed pages, or NULL
+ *
+ * Context: boot, before smp_init().
+ */
+void smp_set_page_allocator(void *(*alloc)(unsigned int order))
 {
-	unsigned int level;
-	unsigned long va = (unsigned long)page;
+	ap_alloc_pages = alloc;
+}
 
-	if (!lookup_kernel_pte(va, &level))
-		return true;		/* already unmapped */
-	if (level != 1)
-		return false;		/* inside a large page: cannot split it here */
-	unmap_kernel_page(va);
-	invlpg(va);			/* no other CPU runs yet that could cache it */
-	return true;
+/** ap_stack_bottom - lowest address of AP @cpu's stack; the page below is its guard */
+unsigned long ap_stack_bottom(unsigned int cpu)
+{
+	return CPU_STACKS_START + cpu * AP_STACK_SLOT + PAGE_SIZE;
+}
+
+/*
+ * A stack for @cpu: fresh pages mapped into its slot of the CPU stack
+ * area, above the slot's first page, which stays unmapped as the guard.
+ * Returns the top of the stack, or 0 if there is no memory for it.
+ */
+static unsigned long map_ap_stack(unsigned int cpu)
+{
+	unsigned long bottom = ap_stack_bottom(cpu);
+	u8 *mem = ap_alloc_pages ? ap_alloc_pages(AP_STACK_ORDER) : NULL;
+
+	if (!mem)
+		return 0;
+	for (unsigned long off = 0; off < AP_STACK_SIZE; off += PAGE_SIZE) {
+		if (map_kernel_page(bottom + off, __pa(mem + off), PAGE_KERNEL))
+			return 0;
+	}
+	return bottom + AP_STACK_SIZE;
 }
 
 /**
@@ -149,21 +168,20 @@ static bool wait_for_online(unsigned int cpu, unsigned long ms)
 static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 {
 	u32 apicid = cpu_apic_id(cpu);
-	unsigned int slot = cpu - 1;
+	unsigned long stack_top;
 	u64 t0;
 
-	if (slot >= SMP_STATIC_APS) {
-		pr_err("smp: CPU%u (APIC id %u): no stack for it (static room for %u APs); left out\n",
-		       cpu, apicid, SMP_STATIC_APS);
-		return -1;
-	}
+	BUILD_BUG_ON((PAGE_SIZE << AP_IST_ORDER) < IST_STACKS_SIZE);
 	if (percpu_alloc_area(cpu)) {
 		pr_err("smp: CPU%u (APIC id %u): no per-CPU area; left out\n", cpu, apicid);
 		return -1;
 	}
-	if (!guard_page(ap_stacks[slot].guard))
-		pr_warn("smp: CPU%u: stack guard page inside a large page; no guard\n", cpu);
-	cpu_ist_area[cpu] = ap_ist[slot];
+	stack_top = map_ap_stack(cpu);
+	cpu_ist_area[cpu] = ap_alloc_pages ? ap_alloc_pages(AP_IST_ORDER) : NULL;
+	if (!stack_top || !cpu_ist_area[cpu]) {
+		pr_err("smp: CPU%u (APIC id %u): no memory for its stacks; left out\n", cpu, apicid);
+		return -1;
+	}
 
 	setup_temporary_tables();
 	params->cr3 = (u32)__pa(tmp_pml4);
@@ -171,7 +189,7 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 	params->kernel_cr3 = read_cr3();
 	params->cr4 = read_cr4();
 	params->gs_base = per_cpu_offset(cpu);
-	params->stack = (u64)(ap_stacks[slot].stack + AP_STACK_SIZE);
+	params->stack = stack_top;
 	params->entry = (u64)ap_entry64;
 	params->cpu = cpu;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

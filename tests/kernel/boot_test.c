@@ -5,6 +5,7 @@
  */
 #include "kunit/test.h"
 #include "kernel/cmdline.h"
+#include "mm/memblock.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/multiboot2.h"
@@ -21,8 +22,10 @@ static void memory_map_has_ram(struct kunit *test)
 		if (boot_info.mmap[i].type == MEMORY_AVAILABLE)
 			usable += boot_info.mmap[i].length;
 	}
-	/* The smallest machine we test has 64 MiB. */
-	KUNIT_EXPECT_GT(test, usable, 60ULL << 20);
+	/* Enough to have booted at all, and memblock got all of it but partial pages. */
+	KUNIT_EXPECT_GT(test, usable, 8ULL << 20);
+	KUNIT_EXPECT_LE(test, memblock_phys_mem_size(), usable);
+	KUNIT_EXPECT_GE(test, memblock_phys_mem_size(), usable - boot_info.nr_mmap * 2 * PAGE_SIZE);
 }
 
 static void kernel_is_loaded_above_1mib(struct kunit *test)
