@@ -98,6 +98,11 @@ struct kunit {
 
 #define kunit_test_suite(suite)	kunit_test_suites(&suite)
 
+/* Linux test files end with these; here there are no modules, so they declare nothing. */
+#define MODULE_LICENSE(x)	extern int __kunit_no_modules
+#define MODULE_DESCRIPTION(x)	extern int __kunit_no_modules
+#define MODULE_AUTHOR(x)	extern int __kunit_no_modules
+
 /* Reporting */
 void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
 	__printf(3, 4);
@@ -240,5 +245,21 @@ void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int 
 #define KUNIT_ASSERT_GT_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, >, r, __VA_ARGS__)
 #define KUNIT_ASSERT_GE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, >=, r, __VA_ARGS__)
 #define KUNIT_ASSERT_NOT_NULL_MSG(test, p, ...)	__KUNIT_PTR(test, true, p, !=, NULL, __VA_ARGS__)
+
+#define KUNIT_EXPECT_PTR_NE_MSG(test, l, r, ...) __KUNIT_PTR(test, false, l, !=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_NOT_ERR_OR_NULL_MSG(test, p, ...) \
+	__KUNIT_BOOL(test, false, !IS_ERR_OR_NULL(p), true, __VA_ARGS__)
+#define KUNIT_EXPECT_STRNEQ_MSG(test, l, r, ...) __KUNIT_STR(test, false, l, !=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_MEMNEQ_MSG(test, l, r, n, ...) __KUNIT_MEM(test, false, l, !=, r, n, __VA_ARGS__)
+#define KUNIT_ASSERT_LT_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, <, r, __VA_ARGS__)
+#define KUNIT_ASSERT_LE_MSG(test, l, r, ...)	__KUNIT_BINARY(test, true, l, <=, r, __VA_ARGS__)
+#define KUNIT_ASSERT_PTR_EQ_MSG(test, l, r, ...) __KUNIT_PTR(test, true, l, ==, r, __VA_ARGS__)
+#define KUNIT_ASSERT_PTR_NE_MSG(test, l, r, ...) __KUNIT_PTR(test, true, l, !=, r, __VA_ARGS__)
+#define KUNIT_ASSERT_NULL_MSG(test, p, ...)	__KUNIT_PTR(test, true, p, ==, NULL, __VA_ARGS__)
+#define KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, p, ...) \
+	__KUNIT_BOOL(test, true, !IS_ERR_OR_NULL(p), true, __VA_ARGS__)
+#define KUNIT_ASSERT_STREQ_MSG(test, l, r, ...)	__KUNIT_STR(test, true, l, ==, r, __VA_ARGS__)
+#define KUNIT_ASSERT_STRNEQ_MSG(test, l, r, ...) __KUNIT_STR(test, true, l, !=, r, __VA_ARGS__)
+#define KUNIT_ASSERT_MEMEQ_MSG(test, l, r, n, ...) __KUNIT_MEM(test, true, l, ==, r, n, __VA_ARGS__)
 
 #endif
