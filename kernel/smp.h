@@ -53,6 +53,7 @@ void smp_send_reschedule(int cpu);
 void smp_init(void);
 void smp_set_page_allocator(void *(*alloc)(unsigned int order));
 unsigned long ap_stack_bottom(unsigned int cpu);
+int add_cpu(unsigned int cpu);
 void smp_cpus_done(void);
 __noreturn void cpu_idle(void);
 unsigned int smp_boot_failed_cpus(void);

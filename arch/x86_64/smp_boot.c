@@ -42,6 +42,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define TRAMPOLINE_BASE		0x8000
@@ -249,6 +250,41 @@ static void enumerate_cpus(void)
 		pr_warn("smp: %u CPUs beyond NR_CPUS=%u left out\n", too_many, NR_CPUS);
 }
 
+/* Copy the trampoline below 1 MiB (once); return its parameter block. */
+static struct trampoline_params *trampoline_install(void)
+{
+	static struct trampoline_params *params;
+	u8 *tramp;
+
+	if (params)
+		return params;
+	tramp = memremap(TRAMPOLINE_BASE, PAGE_SIZE);
+	if (!tramp)
+		panic("smp: cannot map the trampoline page");
+	memcpy(tramp, trampoline_start, trampoline_end - trampoline_start);
+	params = (void *)(tramp + (trampoline_params - trampoline_start));
+	return params;
+}
+
+/**
+ * add_cpu - bring possible CPU @cpu online (Linux's name)
+ * @cpu: a CPU number in cpu_possible_mask
+ *
+ * smp_init() does this for every CPU of the MADT; tests call it to watch
+ * the "did not come online" path with a CPU that does not answer.
+ * Context: boot CPU, interrupts on or off; waits up to SMP_BOOT_TIMEOUT_MS.
+ * Return: 0 (also if already online), -EINVAL if @cpu is not possible,
+ * -EIO if it did not come online (it is reported and left out).
+ */
+int add_cpu(unsigned int cpu)
+{
+	if (cpu >= NR_CPUS || !cpu_possible(cpu))
+		return -EINVAL;
+	if (cpu_online(cpu))
+		return 0;
+	return do_boot_cpu(cpu, trampoline_install()) ? -EIO : 0;
+}
+
 /**
  * smp_init - find the CPUs in the MADT, start the local APICs and the tick,
  * and bring every other CPU online
@@ -260,8 +296,6 @@ static void enumerate_cpus(void)
  */
 void smp_init(void)
 {
-	struct trampoline_params *params;
-	u8 *tramp;
 	unsigned int cpu;
 
 	if (acpi_parse_madt(&madt))
@@ -271,16 +305,9 @@ void smp_init(void)
 	enumerate_cpus();
 	cpumask_set_cpu(0, &__cpu_online_mask);
 
-	if (num_possible_cpus() > 1) {
-		tramp = memremap(TRAMPOLINE_BASE, PAGE_SIZE);
-		if (!tramp)
-			panic("smp: cannot map the trampoline page");
-		memcpy(tramp, trampoline_start, trampoline_end - trampoline_start);
-		params = (void *)(tramp + (trampoline_params - trampoline_start));
-		for_each_possible_cpu(cpu) {
-			if (cpu && do_boot_cpu(cpu, params))
-				nr_left_out++;
-		}
+	for_each_possible_cpu(cpu) {
+		if (cpu && add_cpu(cpu))
+			nr_left_out++;
 	}
 	smp_cpus_done();
 	local_irq_enable();

@@ -5,9 +5,15 @@
  * stack area with an unmapped page below each (arch/x86_64/smp_boot.c).
  * On every AP the stack pointer must lie in that CPU's stack, and the page
  * below the stack must fault (read with get_kernel_nofault()).
+ *
+ * Bring-up of a CPU that never answers (an APIC id nobody has, as a
+ * firmware table listing a dead CPU would give) must time out, say so and
+ * leave the CPU out, with the kernel going on.
  */
 #include "kunit/test.h"
 #include "kernel/smp.h"
+#include "kernel/printk.h"
+#include "arch/x86_64/apic.h"
 #include "mm/maccess.h"
 #include "arch/x86_64/page.h"
 #include "lib/errno.h"
@@ -43,8 +49,32 @@ static void ap_stacks_are_their_own_and_guarded(struct kunit *test)
 		kunit_skip(test, "one CPU: no AP stacks");
 }
 
+#define ABSENT_APIC_ID	0xfe	/* not 0xff: that is the broadcast address */
+
+static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
+{
+	static char log[1024];
+	unsigned int cpu = NR_CPUS - 1, online = num_online_cpus();
+	unsigned long pos;
+
+	if (cpu_possible(cpu))
+		kunit_skip(test, "CPU %u exists on this machine", cpu);
+	x86_cpu_to_apicid[cpu] = ABSENT_APIC_ID;
+	cpumask_set_cpu(cpu, &__cpu_possible_mask);
+	pos = printk_log_pos();
+	KUNIT_EXPECT_EQ(test, add_cpu(cpu), -EIO);
+	cpumask_clear_cpu(cpu, &__cpu_possible_mask);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), online);
+	printk_log_read(pos, log, sizeof(log));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "did not come online within"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "left out"));
+	KUNIT_EXPECT_EQ(test, add_cpu(NR_CPUS), -EINVAL);
+}
+
 static struct kunit_case smp_stack_cases[] = {
 	KUNIT_CASE(ap_stacks_are_their_own_and_guarded),
+	KUNIT_CASE(a_cpu_that_never_answers_is_left_out),
 	{}
 };
 static struct kunit_suite smp_stack_suite = { .name = "smp_stack", .test_cases = smp_stack_cases };
