@@ -12,14 +12,25 @@
 
 #define PCP_ROW		"page alloc+free order-0 (per-CPU list)"
 
+/*
+ * Hold one block of @order while measuring: the first allocation splits a
+ * larger block and leaves the held block's buddy on the order's list, so
+ * every measured pair takes that buddy and puts it back without splitting
+ * or merging.  Without this the figure would depend on what the free lists
+ * happened to hold after boot.
+ */
 static void run_order(unsigned long iters, unsigned int order)
 {
+	struct page *held = alloc_pages(GFP_KERNEL, order);
+
 	for (unsigned long i = 0; i < iters; i++) {
 		struct page *page = alloc_pages(GFP_KERNEL, order);
 
 		if (page)
 			__free_pages(page, order);
 	}
+	if (held)
+		__free_pages(held, order);
 }
 
 static void run_order0(unsigned long iters)
