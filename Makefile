@@ -140,9 +140,11 @@ test-qemu: deps $(KERNEL)
 test-selftest: deps $(BUILD)/selftest.elf
 	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf
 
+# The in-kernel table, then the host build's instruction counts (callgrind).
 bench: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py bench --kernel $(KERNEL) --bench '$(BENCH)' \
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args '$(QEMU_ARGS)'
+	@$(MAKE) --no-print-directory bench-host
 
 include tests/host/host.mk
 
