@@ -36,6 +36,7 @@ QEMU_ARGS ?=
 UEFI ?= 0
 SMP ?= 1
 MEM ?= 256M
+CMDLINE ?=
 TIMEOUT ?= 300
 
 CORE_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)
@@ -62,7 +63,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: all iso run debug test test-host test-qemu test-selftest bench clean deps \
+.PHONY: FORCE all iso run debug test test-host test-qemu test-selftest bench clean deps \
 	compile_commands.json
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
@@ -117,12 +118,17 @@ $(ISO): $(KERNEL) iso/grub.cfg | deps
 	@$(if $(Q),echo "  ISO     $@")
 	$(Q)$(PYTHON) tests/qemu_runner.py iso --kernel $(KERNEL) --output $@
 
-run: deps $(ISO)
-	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(ISO) -boot d \
+# make run CMDLINE='page_poison=1 loglevel=7' passes options to the kernel.
+RUN_ISO := $(BUILD)/kmem-run.iso
+$(RUN_ISO): $(KERNEL) iso/grub.cfg FORCE | deps
+	$(Q)$(PYTHON) tests/qemu_runner.py iso --kernel $(KERNEL) --output $@ --cmdline '$(CMDLINE)'
+
+run: deps $(RUN_ISO)
+	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(RUN_ISO) -boot d \
 		-display none -serial mon:stdio -no-reboot $(QEMU_ARGS)
 
-debug: deps $(ISO)
-	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(ISO) -boot d -display none \
+debug: deps $(RUN_ISO)
+	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(RUN_ISO) -boot d -display none \
 		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true
 
