@@ -141,7 +141,8 @@ test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf
 
 test-qemu: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py test --kernel $(KERNEL) --tests '$(TESTS)' \
-		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args '$(QEMU_ARGS)'
+		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args '$(QEMU_ARGS)' \
+		--cmdline '$(CMDLINE)'
 
 test-selftest: deps $(BUILD)/selftest.elf
 	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf

@@ -239,12 +239,12 @@ class Run:
         return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
 
 
-def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False):
-    """Boot KERNEL with 'kunit', judge the output, return a Run."""
+def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=""):
+    """Boot KERNEL with 'kunit' (and CMDLINE), judge the output, return a Run."""
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="kmem-run-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
-        make_iso(kernel, "kunit kunit.filter_glob=%s" % glob, iso)
+        make_iso(kernel, "kunit kunit.filter_glob=%s %s" % (glob, cmdline), iso)
         cmd = qemu_command(iso, qemu_args, uefi, scratch)
         status, lines = run_qemu(cmd, timeout, os.path.join(LOG_DIR, name + ".log"), echo,
                                  stop_when=lambda l: l.startswith("# Totals:"))
@@ -271,10 +271,20 @@ def report(run):
 
 
 def split_config(options):
-    """'uefi -machine q35 ...' -> (True, ['-machine', 'q35', ...])"""
+    """'uefi cmdline=page_poison=1 -machine q35 ...' -> (True, 'page_poison=1', ['-machine', ...])
+
+    Before the QEMU options a matrix line may say "uefi" (boot through OVMF)
+    and "cmdline=WORDS" (more kernel command line; quote it for spaces).
+    """
     words = shlex.split(options)
-    uefi = bool(words) and words[0] == "uefi"
-    return uefi, words[1:] if uefi else words
+    uefi, cmdline = False, ""
+    while words and (words[0] == "uefi" or words[0].startswith("cmdline=")):
+        word = words.pop(0)
+        if word == "uefi":
+            uefi = True
+        else:
+            cmdline += " " + word[len("cmdline="):]
+    return uefi, cmdline.strip(), words
 
 
 # ---------------------------------------------------------------- self-test
@@ -325,7 +335,7 @@ def selftest(kernel):
 def cmd_test(a):
     uefi = a.uefi
     run = run_tests(a.kernel, a.tests, shlex.split(a.qemu_args), uefi, a.timeout,
-                    "test-qemu", echo=a.verbose)
+                    "test-qemu", echo=a.verbose, cmdline=a.cmdline)
     report(run)
     print(run.summary().replace(", 0 skipped", ""))
     return 1 if run.failed else 0
@@ -377,9 +387,9 @@ def cmd_all(a):
     with open(a.matrix) as f:
         configs = [l.split(None, 1) for l in f if l.strip() and not l.startswith("#")]
     for name, options in configs:
-        uefi, qemu_args = split_config(options)
+        uefi, cmdline, qemu_args = split_config(options)
         print("=== %s: %s" % (name, options.strip()), flush=True)
-        run = run_tests(a.kernel, a.tests, qemu_args, uefi, a.timeout, name)
+        run = run_tests(a.kernel, a.tests, qemu_args, uefi, a.timeout, name, cmdline=cmdline)
         report(run)
         passed, failed, skipped = passed + run.passed, failed + run.failed, skipped + run.skipped
     print("=== runner self-test", flush=True)
@@ -404,6 +414,7 @@ def main():
         p.add_argument("--timeout", type=int, default=300)
         p.add_argument("--tests", default="*")
         p.add_argument("--uefi", action="store_true")
+        p.add_argument("--cmdline", default="", help="more kernel command line")
         p.add_argument("--verbose", "-v", action="store_true")
         p.add_argument("--bench", default="*")
         p.add_argument("--wall", action="store_true")
