@@ -15,6 +15,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/power.h"
 #include "arch/x86_64/stacktrace.h"
+#include "arch/x86_64/traps.h"
 
 static int oops_count;
 static bool oops_in_progress;
@@ -29,10 +30,19 @@ static unsigned int oops_catcher_cpu;	/* the catcher is for oopses on this CPU o
  */
 void panic(const char *fmt, ...)
 {
+	static int panic_cpu = -1;
+	int me = (int)smp_processor_id(), first = -1;
 	char msg[256];
 	va_list args;
 
 	local_irq_disable();
+	/* One CPU reports; a second CPU panicking at the same time just stops. */
+	if (!__atomic_compare_exchange_n(&panic_cpu, &first, me, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST) && first != me) {
+		for (;;)
+			halt();
+	}
+	stop_other_cpus();
 	va_start(args, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);

@@ -309,6 +309,9 @@ SELFTESTS = [
     ("a panic fails the run, naming the case",
      "selftest_panic", 120,
      lambda r: any("panicked" in p and "calls_panic" in p for p in r.problems)),
+    ("an oops on another CPU panics the kernel, naming the case",
+     "selftest_ap_oops", 120,
+     lambda r: any("panicked" in p and "oops_on_another_cpu" in p for p in r.problems)),
     ("a passing suite passes",
      "selftest_pass", 120,
      lambda r: r.passed >= 1 and r.failed == 0 and not r.problems),
@@ -320,7 +323,7 @@ def selftest(kernel):
     print("runner self-test: each run below is meant to fail in one way; "
           "the runner must notice exactly that", flush=True)
     for what, glob, timeout, check in SELFTESTS:
-        run = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M"], False, timeout,
+        run = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M", "-smp", "2"], False, timeout,
                         "selftest-" + glob)
         ok = check(run)
         passed, failed = passed + ok, failed + (not ok)

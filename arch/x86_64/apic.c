@@ -154,6 +154,17 @@ void apic_send_ipi_allbutself(unsigned int vector)
 }
 
 /**
+ * apic_send_nmi_allbutself - a non-maskable interrupt to every other CPU
+ *
+ * Reaches a CPU even with its interrupts off (a CPU spinning on a lock);
+ * panic() uses it to stop the others.
+ */
+void apic_send_nmi_allbutself(void)
+{
+	apic_icr_write(APIC_DEST_ALLBUT | APIC_DM_NMI, 0);
+}
+
+/**
  * apic_send_init - send INIT (assert, then after 10 ms de-assert) to @apicid
  *
  * INIT resets the target to its wait-for-SIPI state, whatever it was doing.

@@ -52,6 +52,7 @@ u32 read_apic_id(void);
 void apic_eoi(void);
 void apic_send_ipi(u32 apicid, unsigned int vector);
 void apic_send_ipi_allbutself(unsigned int vector);
+void apic_send_nmi_allbutself(void);
 int apic_send_init(u32 apicid);
 int apic_send_startup(u32 apicid, unsigned int page);
 void lapic_timer_start_oneshot_masked(void);

@@ -10,10 +10,12 @@
  * lets a running KUnit case catch it or panics.
  */
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/stacktrace.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 
 static const char *const exception_names[32] = {
 	[X86_TRAP_DE] = "divide error",
@@ -46,6 +48,21 @@ struct exception_table_entry {
 
 extern const struct exception_table_entry __start_ex_table[], __stop_ex_table[];
 static fault_describer_t fault_describer;
+static bool stopping_cpus;
+
+/**
+ * stop_other_cpus - halt every other CPU (for panic())
+ *
+ * Sends them an NMI, which reaches a CPU even with interrupts off; the NMI
+ * handler sees stopping_cpus and halts for good.
+ * Context: any; does not wait.
+ */
+void stop_other_cpus(void)
+{
+	WRITE_ONCE(stopping_cpus, true);
+	if (num_online_cpus() > 1)
+		apic_send_nmi_allbutself();
+}
 
 /**
  * search_exception_tables - the fixup address for a faulting instruction
@@ -132,6 +149,10 @@ void do_exception(struct pt_regs *regs)
 {
 	unsigned long fixup;
 
+	if (regs->vector == X86_TRAP_NMI && READ_ONCE(stopping_cpus)) {
+		for (;;)
+			halt();		/* another CPU panicked: stop here (NMIs stay blocked) */
+	}
 	if (regs->vector == X86_TRAP_PF || regs->vector == X86_TRAP_GP) {
 		fixup = search_exception_tables(regs->rip);
 		if (fixup) {

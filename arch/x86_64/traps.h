@@ -35,6 +35,7 @@ enum {
 void do_exception(struct pt_regs *regs);
 unsigned long search_exception_tables(unsigned long ip);
 void show_regs(const struct pt_regs *regs);
+void stop_other_cpus(void);
 
 /*
  * Something that can say what a faulting address is ("vmalloc guard page

@@ -5,11 +5,13 @@
  * `make test` judges.  The runner boots that kernel once per suite below
  * and checks that it reports each kind of breakage as it should: a failed
  * expectation, a fault inside a case (and recovery after it), an endless
- * loop, a triple fault and a panic.  If the runner ever stopped noticing
+ * loop, a triple fault, a panic, and an oops on another CPU (which no
+ * case can catch: the kernel panics and stops the other CPUs).  If the runner ever stopped noticing
  * one of these, its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 
 static void passing_case(struct kunit *test)
@@ -84,6 +86,26 @@ static struct kunit_case panic_cases[] = {
 };
 static struct kunit_suite panic_suite = { .name = "selftest_panic", .test_cases = panic_cases };
 
+static void fault_here(void *unused)
+{
+	(void)unused;
+	*(volatile int *)0 = 1;
+}
+
+/* An oops on another CPU cannot be caught by the case: the kernel must panic. */
+static void oops_on_another_cpu(struct kunit *test)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	smp_call_function_single(1, fault_here, NULL, 1);
+}
+
+static struct kunit_case ap_oops_cases[] = {
+	KUNIT_CASE(oops_on_another_cpu),
+	{}
+};
+static struct kunit_suite ap_oops_suite = { .name = "selftest_ap_oops", .test_cases = ap_oops_cases };
+
 static struct kunit_case pass_cases[] = {
 	KUNIT_CASE(passing_case),
 	{}
@@ -91,4 +113,4 @@ static struct kunit_case pass_cases[] = {
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
 
 kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
-		  &pass_suite);
+		  &ap_oops_suite, &pass_suite);
