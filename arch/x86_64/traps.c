@@ -134,6 +134,7 @@ static void die(const char *what, struct pt_regs *regs)
 	printk(KERN_EMERG "%s: %04lx [#%d] SMP\n",
 	       regs->vector == X86_TRAP_PF ? "Oops" : what,
 	       (unsigned long)regs->error_code, nr);
+	printk(KERN_EMERG "CPU: %u\n", smp_processor_id());
 	show_regs(regs);
 	show_stack(regs->rbp, regs->rip);
 	oops_end();
