@@ -75,6 +75,15 @@ static void memblock_setup(void)
 		if (e->type == MEMORY_AVAILABLE && end > start)
 			memblock_add(start, end - start);
 	}
+	/* Where the firmware's entries overlap, what is not usable wins (as Linux's e820). */
+	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
+		const struct boot_mmap_entry *e = &boot_info.mmap[i];
+
+		if (e->type != MEMORY_AVAILABLE)
+			memblock_remove(ALIGN_DOWN(e->base, PAGE_SIZE),
+					ALIGN(e->base + e->length, PAGE_SIZE) -
+					ALIGN_DOWN(e->base, PAGE_SIZE));
+	}
 	memblock_reserve(0, 0x100000);
 	memblock_reserve(LOAD_PHYS, __pa(_end) - LOAD_PHYS);
 	for (unsigned int i = 0; i < boot_info.nr_modules; i++)

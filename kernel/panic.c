@@ -18,7 +18,7 @@
 #include "arch/x86_64/traps.h"
 
 static int oops_count;
-static bool oops_in_progress;
+static bool oops_in_progress[NR_CPUS];	/* per CPU: two CPUs may oops at once */
 static oops_catcher_t oops_catcher;
 static unsigned int oops_catcher_cpu;	/* the catcher is for oopses on this CPU only */
 
@@ -43,6 +43,7 @@ void panic(const char *fmt, ...)
 			halt();
 	}
 	stop_other_cpus();
+	printk_bust_locks();
 	va_start(args, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);
@@ -80,13 +81,13 @@ void __warn(const char *file, int line, void *ip, const char *fmt, ...)
 
 int oops_begin(void)
 {
-	if (oops_in_progress) {
+	if (oops_in_progress[smp_processor_id()]) {
 		printk(KERN_EMERG "Recursive fault while printing an oops: halting\n");
 		qemu_exit(QEMU_EXIT_PANIC);
 		for (;;)
 			halt();
 	}
-	oops_in_progress = true;
+	oops_in_progress[smp_processor_id()] = true;
 	return ++oops_count;
 }
 
@@ -95,7 +96,7 @@ void oops_end(void)
 	oops_catcher_t catcher = oops_catcher;
 
 	printk(KERN_EMERG "---[ end trace ]---\n");
-	oops_in_progress = false;
+	oops_in_progress[smp_processor_id()] = false;
 	/* A catcher resumes code on its own CPU's stack: useless to any other CPU. */
 	if (catcher && smp_processor_id() == oops_catcher_cpu)
 		catcher();

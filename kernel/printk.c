@@ -89,6 +89,17 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
+/**
+ * printk_bust_locks - let a panicking CPU print whatever the others held
+ *
+ * Context: panic(), after stop_other_cpus(): a stopped CPU may have been
+ * halted holding the console lock (or waiting in its queue).
+ */
+void printk_bust_locks(void)
+{
+	spin_lock_init(&printk_lock);
+}
+
 /** printk_log_pos - the log's write position, to pass to printk_log_read() */
 unsigned long printk_log_pos(void)
 {

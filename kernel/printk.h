@@ -41,6 +41,7 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list args);
 void console_set_level(int level);
+void printk_bust_locks(void);
 
 /* The log buffer: a position to remember, and the text written since. */
 unsigned long printk_log_pos(void);

@@ -571,11 +571,13 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
 	unsigned int order = get_order(size);
 	unsigned long used = DIV_ROUND_UP(size, PAGE_SIZE), total = 1UL << order;
-	struct page *page = alloc_pages_caller(NUMA_NO_NODE, gfp, order,
-					       __builtin_return_address(0));
+	struct page *page;
 
-	if (!page || !size)
-		return page ? page_address(page) : NULL;
+	if (!size)
+		return NULL;
+	page = alloc_pages_caller(NUMA_NO_NODE, gfp, order, __builtin_return_address(0));
+	if (!page)
+		return NULL;
 	/* Split into independent order-0 pages, then free the tail. */
 	for (unsigned long i = 0; i < total; i++) {
 		page[i].private = 0;

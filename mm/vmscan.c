@@ -28,23 +28,19 @@ static bool in_reclaim[NR_CPUS];	/* this CPU is running shrinkers */
  */
 int __register_shrinker(struct shrinker *shrinker, const char *name)
 {
-	unsigned long flags;
-
 	shrinker->name = name && name[0] ? name : "unnamed";
-	spin_lock_irqsave(&shrinker_lock, flags);
+	spin_lock(&shrinker_lock);
 	list_add_tail(&shrinker->list, &shrinker_list);
-	spin_unlock_irqrestore(&shrinker_lock, flags);
+	spin_unlock(&shrinker_lock);
 	return 0;
 }
 
 /** unregister_shrinker - reclaim will no longer call @shrinker */
 void unregister_shrinker(struct shrinker *shrinker)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&shrinker_lock, flags);
+	spin_lock(&shrinker_lock);
 	list_del(&shrinker->list);
-	spin_unlock_irqrestore(&shrinker_lock, flags);
+	spin_unlock(&shrinker_lock);
 }
 
 /*
@@ -98,15 +94,21 @@ unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority)
 {
 	unsigned int cpu = smp_processor_id();
 	struct shrinker *s;
-	unsigned long freed = 0, flags;
+	unsigned long freed = 0;
 
 	if (in_reclaim[cpu])
 		return 0;
-	spin_lock_irqsave(&shrinker_lock, flags);
+	/*
+	 * Interrupts stay on: a shrinker may free pages and so wait for other
+	 * CPUs (drain_all_pages(), TLB shootdowns), and a CPU waiting here for
+	 * the lock must still answer their IPIs.  No interrupt handler takes
+	 * this lock.
+	 */
+	spin_lock(&shrinker_lock);
 	in_reclaim[cpu] = true;
 	list_for_each_entry(s, &shrinker_list, list)
 		freed += do_shrink(s, gfp, nid, priority);
 	in_reclaim[cpu] = false;
-	spin_unlock_irqrestore(&shrinker_lock, flags);
+	spin_unlock(&shrinker_lock);
 	return freed;
 }

@@ -312,6 +312,10 @@ SELFTESTS = [
     ("an oops on another CPU panics the kernel, naming the case",
      "selftest_ap_oops", 120,
      lambda r: any("panicked" in p and "oops_on_another_cpu" in p for p in r.problems)),
+    ("a panic while another CPU holds the console still ends the run, naming the case",
+     "selftest_panic_printing", 60,
+     lambda r: any("panicked" in p and "panic_while_another_cpu_prints" in p
+                   for p in r.problems)),
     ("a passing suite passes",
      "selftest_pass", 120,
      lambda r: r.passed >= 1 and r.failed == 0 and not r.problems),

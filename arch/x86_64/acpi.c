@@ -43,12 +43,21 @@ struct acpi_rsdp {
 static u64 tables[ACPI_MAX_TABLES];	/* physical addresses of checked tables */
 static unsigned int nr_tables;
 
-/* Map the table at @phys, header first to learn its length. */
+#define ACPI_TABLE_MAX_LEN	(1U << 20)	/* no real table is larger */
+
+/* Map the table at @phys, header first to learn its length (which must be sane). */
 static const struct acpi_table_header *acpi_map(u64 phys)
 {
 	const struct acpi_table_header *t = memremap(phys, sizeof(*t));
 
-	return t ? memremap(phys, t->length) : NULL;
+	if (!t)
+		return NULL;
+	if (t->length < sizeof(*t) || t->length > ACPI_TABLE_MAX_LEN) {
+		pr_err("ACPI: table at %#llx claims length %u; ignored\n",
+		       (unsigned long long)phys, t->length);
+		return NULL;
+	}
+	return memremap(phys, t->length);
 }
 
 static bool checksum_ok(const void *p, u32 len)

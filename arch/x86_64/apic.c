@@ -124,6 +124,8 @@ static int apic_icr_write(u32 low, u32 apicid)
 
 	local_irq_save(flags);
 	if (x2apic_enabled) {
+		/* WRMSR to x2APIC registers does not order earlier stores: fence first */
+		__asm__ __volatile__("mfence; lfence" : : : "memory");
 		wrmsr(X2APIC_MSR_BASE + (APIC_ICR >> 4), ((u64)apicid << 32) | low);
 	} else {
 		if (!wait_icr_idle())

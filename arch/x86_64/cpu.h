@@ -15,6 +15,8 @@
 
 #define MSR_EFER		0xc0000080
 #define MSR_GS_BASE		0xc0000101
+#define EFER_SCE		(1UL << 0)
+#define EFER_LME		(1UL << 8)
 #define EFER_NXE		(1UL << 11)
 
 #define DEFINE_READ_CR(n)						\

@@ -186,7 +186,8 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 
 	setup_temporary_tables();
 	params->cr3 = (u32)__pa(tmp_pml4);
-	params->efer = (u32)rdmsr(MSR_EFER);
+	/* LME and NXE (and SCE if set); LMA is read-only and set by the CPU itself */
+	params->efer = (u32)(rdmsr(MSR_EFER) & (EFER_LME | EFER_NXE | EFER_SCE));
 	params->kernel_cr3 = read_cr3();
 	params->cr4 = read_cr4();
 	params->gs_base = per_cpu_offset(cpu);

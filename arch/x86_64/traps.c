@@ -49,19 +49,29 @@ struct exception_table_entry {
 extern const struct exception_table_entry __start_ex_table[], __stop_ex_table[];
 static fault_describer_t fault_describer;
 static bool stopping_cpus;
+static unsigned int cpus_stopped;
 
 /**
  * stop_other_cpus - halt every other CPU (for panic())
  *
  * Sends them an NMI, which reaches a CPU even with interrupts off; the NMI
- * handler sees stopping_cpus and halts for good.
- * Context: any; does not wait.
+ * handler sees stopping_cpus and halts for good.  Waits a moment for them
+ * to have stopped, so that the caller may then take over locks they held.
+ * Context: any.
  */
 void stop_other_cpus(void)
 {
+	unsigned int others = num_online_cpus() - 1;
+
 	WRITE_ONCE(stopping_cpus, true);
-	if (num_online_cpus() > 1)
-		apic_send_nmi_allbutself();
+	if (!others)
+		return;
+	apic_send_nmi_allbutself();
+	for (unsigned long spins = 0; spins < 10000000UL; spins++) {
+		if (__atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE) >= others)
+			return;
+		cpu_relax();
+	}
 }
 
 /**
@@ -151,6 +161,7 @@ void do_exception(struct pt_regs *regs)
 	unsigned long fixup;
 
 	if (regs->vector == X86_TRAP_NMI && READ_ONCE(stopping_cpus)) {
+		__atomic_fetch_add(&cpus_stopped, 1, __ATOMIC_RELEASE);
 		for (;;)
 			halt();		/* another CPU panicked: stop here (NMIs stay blocked) */
 	}

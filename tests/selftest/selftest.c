@@ -11,7 +11,10 @@
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/workqueue.h"
+#include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
 
 static void passing_case(struct kunit *test)
@@ -106,6 +109,37 @@ static struct kunit_case ap_oops_cases[] = {
 };
 static struct kunit_suite ap_oops_suite = { .name = "selftest_ap_oops", .test_cases = ap_oops_cases };
 
+static volatile bool stop_printing;
+
+static void print_forever(struct work_struct *work)
+{
+	(void)work;
+	while (!stop_printing)
+		printk("selftest: CPU1 keeps the console busy\n");
+}
+
+static struct work_struct printer;
+
+/* CPU1 may hold the console lock when the panic stops it: the panic must still be told. */
+static void panic_while_another_cpu_prints(struct kunit *test)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	INIT_WORK(&printer, print_forever);
+	schedule_work_on(1, &printer);
+	mdelay(20);
+	panic("selftest: panic while CPU1 prints");
+}
+
+static struct kunit_case panic_printing_cases[] = {
+	KUNIT_CASE(panic_while_another_cpu_prints),
+	{}
+};
+static struct kunit_suite panic_printing_suite = {
+	.name = "selftest_panic_printing",
+	.test_cases = panic_printing_cases,
+};
+
 static struct kunit_case pass_cases[] = {
 	KUNIT_CASE(passing_case),
 	{}
@@ -113,4 +147,4 @@ static struct kunit_case pass_cases[] = {
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
 
 kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
-		  &ap_oops_suite, &pass_suite);
+		  &ap_oops_suite, &panic_printing_suite, &pass_suite);
