@@ -7,6 +7,7 @@
  *   PAGE_OFFSET + phys   every RAM range (and nothing else), RW + NX, with
  *                        1 GiB pages where the CPU has them and the range is
  *                        aligned, else 2 MiB pages, else 4 KiB at the edges;
+ *                        the image's text and rodata read-only here too;
  *   KERNEL_VMA + phys    the kernel image with 4 KiB pages: text RX, rodata
  *                        R + NX, data and bss RW + NX (W^X), and the page
  *                        under the boot stack left unmapped as a guard.
@@ -199,6 +200,36 @@ static void map_image_part(const char *start, const char *end, pgprot_t prot)
 	}
 }
 
+/*
+ * The direct map of RAM [start, end).  The 2 MiB around the kernel image
+ * are mapped with 4 KiB pages so that the image's text and rodata are
+ * read-only there too: W^X would mean little if the code could be
+ * written through its direct-map alias.
+ */
+static int map_direct(phys_addr_t start, phys_addr_t end)
+{
+	phys_addr_t win_start = ALIGN_DOWN(__pa(_text), PMD_SIZE);
+	phys_addr_t win_end = ALIGN(__pa(_end), PMD_SIZE);
+	phys_addr_t lo = max(start, win_start), hi = min(end, win_end);
+
+	if (start < min(end, win_start) &&
+	    map_kernel_range((unsigned long)__va(start), start, min(end, win_start) - start,
+			     PAGE_KERNEL))
+		return -1;
+	for (phys_addr_t p = lo; p < hi; p += PAGE_SIZE) {
+		bool read_only = p >= __pa(_text) && p < __pa(_erodata);
+
+		if (map_kernel_page((unsigned long)__va(p), p,
+				    read_only ? PAGE_KERNEL_RO : PAGE_KERNEL))
+			return -1;
+	}
+	if (max(start, win_end) < end &&
+	    map_kernel_range((unsigned long)__va(max(start, win_end)), max(start, win_end),
+			     end - max(start, win_end), PAGE_KERNEL))
+		return -1;
+	return 0;
+}
+
 /**
  * paging_init - build the kernel's page tables and switch to them
  * @ram: the RAM ranges to put in the direct map
@@ -221,8 +252,7 @@ void paging_init(const struct phys_range *ram, unsigned int nr_ranges)
 	/* Build the new tables while the boot tables are live; switch at the end. */
 	init_top_pgt = __va(top);
 	for (unsigned int i = 0; i < nr_ranges; i++) {
-		if (map_kernel_range((unsigned long)__va(ram[i].start), ram[i].start,
-				     ram[i].end - ram[i].start, PAGE_KERNEL))
+		if (map_direct(ram[i].start, ram[i].end))
 			panic("paging_init: no memory for the direct map's tables");
 	}
 	map_image_part(_text, _etext, PAGE_KERNEL_RX);

@@ -10,6 +10,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/page.h"
+#include "arch/x86_64/pgtable.h"
 
 extern const char _text[], _etext[], _rodata[], _data[], _end[];
 
@@ -64,7 +65,37 @@ static void long_mode_with_nx(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rdmsr(MSR_EFER) & EFER_NXE);
 }
 
+/* Writable xor executable: in the image's own mapping and in its direct-map alias. */
+static void kernel_image_is_w_xor_x(struct kunit *test)
+{
+	const void *text = (const void *)kernel_image_is_w_xor_x;
+	static int data;
+	unsigned int level;
+	u64 *pte;
+
+	pte = lookup_kernel_pte((unsigned long)text, &level);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_FALSE(test, *pte & _PAGE_RW);
+	KUNIT_EXPECT_FALSE(test, *pte & _PAGE_NX);
+	pte = lookup_kernel_pte((unsigned long)__va(__pa(text)), &level);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_FALSE_MSG(test, *pte & _PAGE_RW, "text is writable through the direct map");
+	KUNIT_EXPECT_TRUE(test, *pte & _PAGE_NX);
+	pte = lookup_kernel_pte((unsigned long)__va(__pa(_rodata)), &level);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_FALSE(test, *pte & _PAGE_RW);
+	pte = lookup_kernel_pte((unsigned long)&data, &level);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_TRUE(test, *pte & _PAGE_RW);
+	KUNIT_EXPECT_TRUE(test, *pte & _PAGE_NX);
+	pte = lookup_kernel_pte((unsigned long)__va(__pa(&data)), &level);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_TRUE(test, *pte & _PAGE_RW);
+	KUNIT_EXPECT_TRUE(test, *pte & _PAGE_NX);
+}
+
 static struct kunit_case boot_cases[] = {
+	KUNIT_CASE(kernel_image_is_w_xor_x),
 	KUNIT_CASE(memory_map_has_ram),
 	KUNIT_CASE(kernel_is_loaded_above_1mib),
 	KUNIT_CASE(command_line_reaches_the_kernel),
