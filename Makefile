@@ -99,8 +99,18 @@ $(BUILD)/%.kallsyms.c: $(BUILD)/%.pass1.elf tools/gen-kallsyms.sh
 $(BUILD)/%.o: $(BUILD)/%.c
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/kernel.pass1.elf: $(KERNEL_OBJS)
-$(BUILD)/selftest.pass1.elf: $(SELFTEST_OBJS)
+# Each image's object list, rewritten only when it changes: so that removing
+# a file (a test suite, say) relinks too, not only adding or changing one.
+define objs_list
+$(BUILD)/$(1).objs: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(2)' | cmp -s - $$@ || echo '$(2)' > $$@
+endef
+$(eval $(call objs_list,kernel,$(KERNEL_OBJS)))
+$(eval $(call objs_list,selftest,$(SELFTEST_OBJS)))
+
+$(BUILD)/kernel.pass1.elf: $(KERNEL_OBJS) $(BUILD)/kernel.objs
+$(BUILD)/selftest.pass1.elf: $(SELFTEST_OBJS) $(BUILD)/selftest.objs
 $(BUILD)/%.pass1.elf: $(BUILD)/kallsyms-empty.o linker.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(LDFLAGS) -o $@ $(filter %.o,$^)
