@@ -44,6 +44,8 @@ void console_set_level(int level);
 void printk_bust_locks(void);
 
 /* The log buffer: a position to remember, and the text written since. */
+int printk_take_level(const char **text);
+void printk_log_store(const char *s, size_t len);
 unsigned long printk_log_pos(void);
 size_t printk_log_read(unsigned long since, char *buf, size_t size);
 

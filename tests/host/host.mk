@@ -24,12 +24,14 @@
 #   make bench-host        instruction counts (callgrind) of the buddy fast paths
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
-	-fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests/host -DMM_HOSTED
+	-fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests/host -DMM_HOSTED \
+	-DLOG_BUF_SIZE='(1UL << 20)'
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
 
 # The buddy allocator and everything it needs, for the host
 HOST_MM_SRCS := mm/page_alloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c mm/vmscan.c \
-	mm/oom_kill.c mm/vmstat.c lib/string.c lib/vsprintf.c tests/host/mm_host.c
+	mm/oom_kill.c mm/vmstat.c lib/string.c lib/vsprintf.c kernel/printk_log.c \
+	tests/host/mm_host.c
 
 HOST_SRCS_test_string := lib/string.c
 HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c
@@ -118,7 +120,8 @@ fuzz-buddy: fuzz-deps $(BUILD)/fuzz/fuzz_buddy
 
 # ---------------------------------------------------------------- benchmark
 
-BENCH_HOST_CFLAGS := -std=gnu11 -g -O2 -Wall -Wextra -Werror -I. -Itests/host -DMM_HOSTED
+BENCH_HOST_CFLAGS := -std=gnu11 -g -O2 -Wall -Wextra -Werror -I. -Itests/host -DMM_HOSTED \
+	-DLOG_BUF_SIZE='(1UL << 20)'
 
 $(BUILD)/bench-host/obj/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)

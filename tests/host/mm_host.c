@@ -205,11 +205,8 @@ void host_lock_bug(const char *what, spinlock_t *lock)
 
 /* ---------------------------------------------------------------- printk */
 
-#define LOG_BUF_SIZE	(1UL << 20)
 #define LINE_MAX_LEN	512
 
-static char log_buf[LOG_BUF_SIZE];
-static unsigned long log_pos;
 static int console_level = 6;
 
 void console_set_level(int level)
@@ -217,27 +214,18 @@ void console_set_level(int level)
 	console_level = level;
 }
 
-static int take_level(const char **fmt)
-{
-	const char *f = *fmt;
-
-	if (f[0] != KERN_SOH[0] || !f[1])
-		return 4;
-	*fmt = f + 2;
-	return f[1] >= '0' && f[1] <= '7' ? f[1] - '0' : 4;
-}
-
+/* As the kernel's, with stdout for the console; the log is kernel/printk_log.c. */
 int vprintk(const char *fmt, va_list args)
 {
 	char line[LINE_MAX_LEN];
-	int level = take_level(&fmt);
+	const char *text = line;
 	int len = vscnprintf(line, sizeof(line), fmt, args);
+	int level = printk_take_level(&text);
 
-	for (int i = 0; i < len; i++)
-		log_buf[(log_pos + i) % LOG_BUF_SIZE] = line[i];
-	log_pos += len;
+	len -= text - line;
+	printk_log_store(text, len);
 	if (!host_printk_quiet && level <= console_level) {
-		fwrite(line, 1, len, stdout);
+		fwrite(text, 1, len, stdout);
 		fflush(stdout);
 	}
 	return len;
@@ -251,28 +239,6 @@ int printk(const char *fmt, ...)
 	va_start(args, fmt);
 	n = vprintk(fmt, args);
 	va_end(args);
-	return n;
-}
-
-unsigned long printk_log_pos(void)
-{
-	return log_pos;
-}
-
-size_t printk_log_read(unsigned long since, char *buf, size_t size)
-{
-	unsigned long end = log_pos;
-	size_t n;
-
-	if (!size)
-		return 0;
-	if (end - since > LOG_BUF_SIZE)
-		since = end - LOG_BUF_SIZE;
-	n = min(end - since, size - 1);
-	since = end - n;
-	for (size_t i = 0; i < n; i++)
-		buf[i] = log_buf[(since + i) % LOG_BUF_SIZE];
-	buf[n] = '\0';
 	return n;
 }
 
