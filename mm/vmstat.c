@@ -53,6 +53,12 @@ void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS])
 	}
 }
 
+/** cpu_vm_event - one counter as CPU @cpu counted it (Linux: per_cpu(vm_event_states, cpu)) */
+unsigned long cpu_vm_event(unsigned int cpu, enum vm_event_item item)
+{
+	return READ_ONCE(vm_event_states[cpu][item]);
+}
+
 /** global_vm_event - one counter, summed over all CPUs */
 unsigned long global_vm_event(enum vm_event_item item)
 {

@@ -48,6 +48,7 @@ static inline void count_vm_event(enum vm_event_item item)
 }
 
 void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS]);
+unsigned long cpu_vm_event(unsigned int cpu, enum vm_event_item item);
 unsigned long global_vm_event(enum vm_event_item item);
 
 #endif

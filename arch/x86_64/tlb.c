@@ -41,11 +41,6 @@ static void count_tlb_events(enum vm_event_item item, unsigned long n)
 	count_vm_events(item, n);
 }
 
-static unsigned long tlb_event_count(unsigned int cpu, enum vm_event_item item)
-{
-	return READ_ONCE(vm_event_states[cpu][item]);
-}
-
 /**
  * flush_tlb_one_kernel - drop this CPU's translation of the page at @addr
  *
@@ -181,7 +176,7 @@ static int cmd_tlbstat(int argc, char **argv)
 		unsigned long sum = global_vm_event(rows[i].item);
 		printk("%-30s %10lu", rows[i].name, sum);
 		for_each_online_cpu(cpu)
-			printk(KERN_CONT "  %9lu", tlb_event_count(cpu, rows[i].item));
+			printk(KERN_CONT "  %9lu", cpu_vm_event(cpu, rows[i].item));
 		printk(KERN_CONT "\n");
 	}
 	printk("single-page flush ceiling: %lu pages\n", tlb_single_page_flush_ceiling);
