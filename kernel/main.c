@@ -118,7 +118,7 @@ static void run_benchmarks(void)
  */
 void kmain(u32 magic, u32 info)
 {
-	setup_per_cpu_areas();
+	percpu_init_boot_cpu();
 	serial_init();
 	vsprintf_set_symbol_formatter(sprint_symbol);
 	gdt_init_cpu(0, NULL);
@@ -136,6 +136,7 @@ void kmain(u32 magic, u32 info)
 	memblock_setup();
 	acpi_init();
 	srat_parse(numa_memory_range);
+	prefill_possible_map();
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
 	smp_set_page_allocator(alloc_ap_pages);

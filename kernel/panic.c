@@ -9,6 +9,7 @@
  */
 #include <stdarg.h>
 #include "kernel/panic.h"
+#include "kernel/hardirq.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "lib/vsprintf.h"
@@ -98,8 +99,10 @@ void oops_end(void)
 	printk(KERN_EMERG "---[ end trace ]---\n");
 	oops_in_progress[smp_processor_id()] = false;
 	/* A catcher resumes code on its own CPU's stack: useless to any other CPU. */
-	if (catcher && smp_processor_id() == oops_catcher_cpu)
+	if (catcher && smp_processor_id() == oops_catcher_cpu) {
+		irq_count_reset();	/* the handlers the oops interrupted never return */
 		catcher();
+	}
 	panic("Fatal exception");
 }
 

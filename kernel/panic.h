@@ -27,15 +27,44 @@ void dump_stack(void);
 
 #define WARN_ON(cond)		WARN(cond, NULL)
 
-#define WARN_ON_ONCE(cond) ({						\
+#define WARN_ONCE(cond, fmt, ...) ({					\
 	static bool __warned;						\
 	bool __c = !!(cond);						\
 	if (unlikely(__c) && !__warned) {				\
 		__warned = true;					\
-		__WARN_printf(NULL);					\
+		__WARN_printf(fmt, ##__VA_ARGS__);			\
 	}								\
 	unlikely(__c);							\
 })
+
+#define WARN_ON_ONCE(cond)	WARN_ONCE(cond, NULL)
+
+/*
+ * report_once_per_caller - true the first time @caller reaches this report
+ *
+ * For reports that should name each offending caller once, not flood the
+ * log: one struct report_once per report site.  Past 16 callers it stays
+ * quiet.  Context: any.
+ */
+struct report_once {
+	void *callers[16];
+};
+
+static inline bool report_once_per_caller(struct report_once *seen, void *caller)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(seen->callers); i++) {
+		void *old = NULL;
+
+		if (__atomic_load_n(&seen->callers[i], __ATOMIC_RELAXED) == caller)
+			return false;
+		if (__atomic_compare_exchange_n(&seen->callers[i], &old, caller, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+		if (old == caller)
+			return false;
+	}
+	return false;
+}
 
 #define BUG() do {							\
 	printk(KERN_EMERG "kernel BUG at %s:%d!\n", __FILE__, __LINE__);\

@@ -16,9 +16,16 @@
  *				this kernel has no scheduler);
  *	per_cpu_ptr(&x, cpu), per_cpu(x, cpu)	another CPU's copy.
  *
- * Before setup_per_cpu_areas() the GS base is 0 and the template itself
- * serves as CPU 0's copy; setup_per_cpu_areas() must therefore run before
+ * Before percpu_init_boot_cpu() the GS base is 0 and the template itself
+ * serves as CPU 0's copy; percpu_init_boot_cpu() must therefore run before
  * anything writes a per-CPU variable (it is the first call in kmain).
+ *
+ * Each area also has a dynamic part after the copy of the template, where
+ * alloc_percpu() (mm/percpu.h) carves per-CPU objects at run time: the
+ * zones' per-CPU page lists, the slab caches' per-CPU sheaves.  A pointer
+ * alloc_percpu() returns is used exactly like &var of a DEFINE_PER_CPU
+ * variable: this_cpu_ptr(p), per_cpu_ptr(p, cpu); never dereference it as
+ * it is (it points past the template, where no CPU's data lives).
  */
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
@@ -70,8 +77,17 @@ DECLARE_PER_CPU(unsigned long, this_cpu_off);
 #define this_cpu_ptr(ptr)						\
 	((__typeof__(ptr))((unsigned long)(ptr) + this_cpu_read(this_cpu_off)))
 
-void setup_per_cpu_areas(void);
-int percpu_alloc_area(unsigned int cpu);
+/* Bytes of every CPU's area kept for alloc_percpu() (mm/percpu.c) */
+#define PERCPU_DYNAMIC_SIZE	(16 * 1024)
+
+extern char __per_cpu_start[], __per_cpu_end[];
+
+/* Where the dynamic part starts, as a template address (see above) */
+#define __per_cpu_dynamic_start	__per_cpu_end
+
+void percpu_init_boot_cpu(void);
+void setup_per_cpu_areas(void *(*alloc)(unsigned long size));
+void percpu_install_area(unsigned int cpu, void *area);
 unsigned long percpu_area_size(void);
 
 #endif

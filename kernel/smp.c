@@ -19,15 +19,24 @@
  * were made.  An IPI is only sent when the push found the queue empty; a
  * non-empty queue already has an IPI on its way.
  *
- * Two CPUs can call each other at the same moment.  If both spun with
- * interrupts off, neither would ever run the other's request; so a CPU
- * waiting with interrupts off runs its own queue while it waits.
+ * The caller must have interrupts on and must not be an interrupt handler
+ * (Linux's rule too): a CPU that waits for another with interrupts off can
+ * wait forever for a CPU that is itself spinning, interrupts off, on
+ * something the first one holds.  Such a call is refused with a report.
+ * The one wait that does happen with interrupts off (for this CPU's own
+ * request block to a target to be free again, while queueing) runs this
+ * CPU's own queue meanwhile, so two CPUs queueing to each other both move on.
+ *
+ * A function run by IPI is in interrupt context: it must not take a lock
+ * that anyone holds across a cross-CPU call, or the caller waits for the
+ * function and the function for the caller.
  *
  * The idle loop of the application processors runs deferred work
  * (kernel/workqueue.c) and otherwise halts until an interrupt.
  */
 #include "kernel/smp.h"
 #include "kernel/monitor.h"
+#include "kernel/hardirq.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/workqueue.h"
@@ -96,10 +105,34 @@ void generic_smp_call_function_interrupt(void)
 static void csd_lock_wait(struct call_single_data *csd)
 {
 	while (__atomic_load_n(&csd->flags, __ATOMIC_ACQUIRE) & CSD_FLAG_LOCK) {
-		if (irqs_disabled())
+		if (irqs_disabled()) {
+			irq_enter();	/* the functions run as if from the IPI */
 			generic_smp_call_function_interrupt();
+			irq_exit();
+		}
 		cpu_relax();
 	}
+}
+
+/*
+ * Refuse a cross-CPU call from an interrupt handler or with interrupts off
+ * (see the file comment), reporting it once per caller.
+ */
+static bool cross_call_refused(void *caller)
+{
+	static struct report_once reported;
+
+	if (likely(!irqs_disabled() && !in_interrupt()))
+		return false;
+	if (!cpu_online(smp_processor_id()))
+		return false;		/* early boot: nobody else runs yet */
+	if (report_once_per_caller(&reported, caller)) {
+		pr_err("BUG: cross-CPU call %s by %pS: refused (it could wait forever)\n",
+		       in_interrupt() ? "from an interrupt handler" : "with interrupts off",
+		       caller);
+		dump_stack();
+	}
+	return true;
 }
 
 /* Queue func(info) for @cpu using this CPU's csd for it; interrupts off. */
@@ -145,13 +178,14 @@ static void call_many(const struct cpumask *mask, smp_call_func_t func, void *in
  * @info: its argument
  * @wait: return only after @func has returned everywhere
  *
- * Context: any but an interrupt handler (a handler's request could wait for
- * the very request it interrupted).
+ * Context: interrupts on, not an interrupt handler: otherwise the call is
+ * refused with a report and @func runs nowhere (see the file comment).
  */
 void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
 			    void *info, bool wait)
 {
-	call_many(mask, func, info, wait, false);
+	if (!cross_call_refused(__builtin_return_address(0)))
+		call_many(mask, func, info, wait, false);
 }
 
 /**
@@ -161,7 +195,8 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
  */
 void smp_call_function(smp_call_func_t func, void *info, int wait)
 {
-	call_many(cpu_online_mask, func, info, wait, false);
+	if (!cross_call_refused(__builtin_return_address(0)))
+		call_many(cpu_online_mask, func, info, wait, false);
 }
 
 /**
@@ -172,7 +207,8 @@ void smp_call_function(smp_call_func_t func, void *info, int wait)
  */
 void on_each_cpu(smp_call_func_t func, void *info, int wait)
 {
-	call_many(cpu_online_mask, func, info, wait, true);
+	if (!cross_call_refused(__builtin_return_address(0)))
+		call_many(cpu_online_mask, func, info, wait, true);
 }
 
 /**
@@ -183,7 +219,8 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait)
  * @wait: return only after @func has returned
  *
  * Context: as smp_call_function_many().
- * Return: 0, or -ENXIO if @cpu is not online.
+ * Return: 0, -ENXIO if @cpu is not online, -EDEADLK if refused (called
+ * with interrupts off or from an interrupt handler; reported).
  */
 int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
 {
@@ -192,6 +229,8 @@ int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait
 
 	if (cpu < 0 || cpu >= NR_CPUS || !cpu_online(cpu))
 		return -ENXIO;
+	if (cross_call_refused(__builtin_return_address(0)))
+		return -EDEADLK;
 	if ((unsigned int)cpu == smp_processor_id()) {
 		local_irq_save(flags);
 		func(info);

@@ -50,6 +50,7 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait);
 void generic_smp_call_function_interrupt(void);
 void smp_send_reschedule(int cpu);
 
+void prefill_possible_map(void);
 void smp_init(void);
 void smp_set_page_allocator(void *(*alloc)(unsigned int order));
 unsigned long ap_stack_bottom(unsigned int cpu);

@@ -14,6 +14,7 @@
 #define EINVAL		22
 #define ENOSPC		28
 #define ERANGE		34
+#define EDEADLK		35
 #define ETIMEDOUT	110
 
 #endif

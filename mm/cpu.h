@@ -2,8 +2,11 @@
  * mm/cpu.h - everything mm/ needs from the CPU, in one place.
  *
  * The allocators are written against this small interface: spinlocks,
- * interrupts off/on, which CPU is running, the direct map (__va/__pa), the
- * struct page array (vmemmap) and page sizes.  In the kernel it is the real
+ * interrupts off/on and whether we are in an interrupt handler, which CPU
+ * is running, per-CPU variables (DEFINE_PER_CPU, this_cpu_ptr, per_cpu_ptr
+ * and the dynamic part of the per-CPU areas that mm/percpu.c hands out),
+ * cross-CPU calls and deferred work, the direct map (__va/__pa), the struct
+ * page array (vmemmap) and page sizes.  In the kernel it is the real
  * thing (arch/x86_64 and kernel/); built with -DMM_HOSTED for the host
  * tests it is tests/host/mm_host.h, which provides the same names over a
  * block of ordinary memory pretending to be RAM.  No other mm/ file may
@@ -16,20 +19,18 @@
 #include "mm_host.h"
 #else
 
+#include "kernel/hardirq.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "kernel/smp.h"
+#include "kernel/workqueue.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
 
 /* struct page of every frame, at a fixed virtual address (see pgtable.c) */
 #define vmemmap		((struct page *)VMEMMAP_START)
-
-/* Add to a per-CPU counter: one instruction, so an interrupt cannot split it. */
-static inline void cpu_counter_add(unsigned long *counter, unsigned long delta)
-{
-	__asm__ __volatile__("addq %1, %0" : "+m"(*counter) : "er"(delta));
-}
 
 #endif /* MM_HOSTED */
 #endif

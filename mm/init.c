@@ -12,6 +12,7 @@
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
@@ -22,6 +23,11 @@ static phys_addr_t memblock_table_page(void)
 	void *p = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
 
 	return p ? __pa(p) : 0;
+}
+
+static void *memblock_percpu_area(unsigned long size)
+{
+	return memblock_alloc(ALIGN(size, PAGE_SIZE), PAGE_SIZE);
 }
 
 static phys_addr_t buddy_table_page(void)
@@ -84,6 +90,8 @@ void mm_init(void)
 	paging_init(ram, n);
 	memblock.limit = ~(phys_addr_t)0;	/* all RAM is mapped now */
 	sparse_init();
+	/* Before mm_core_init(): the zones' per-CPU lists come from alloc_percpu(). */
+	setup_per_cpu_areas(memblock_percpu_area);
 	mm_core_init();
 	pgtable_set_allocator(buddy_table_page);
 }

@@ -24,6 +24,25 @@
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order);
 
 /* mm/page_debug.c: checks, reports and poisoning */
+gfp_t might_alloc_report(gfp_t gfp, void *caller);
+
+/*
+ * might_alloc - may this context make an allocation with @gfp?
+ *
+ * An allocation that may reclaim (__GFP_DIRECT_RECLAIM, as in GFP_KERNEL)
+ * may wait for the other CPUs (to drain their lists, to shoot down TLBs).
+ * With interrupts off, or in an interrupt handler, that can wait forever
+ * for a CPU that waits for us.  Linux's might_alloc() reports such a
+ * caller; so does this, once per caller, and the allocation then goes on
+ * as if the caller had not allowed reclaim.  Returns the gfp to use.
+ */
+static inline gfp_t might_alloc(gfp_t gfp, void *caller)
+{
+	if (unlikely((gfp & __GFP_DIRECT_RECLAIM) && (irqs_disabled() || in_interrupt())))
+		return might_alloc_report(gfp, caller);
+	return gfp;
+}
+
 bool free_pages_check(struct page *page, unsigned int order, void *caller);
 bool free_pages_addr_check(unsigned long addr, unsigned int order, void *caller);
 void poison_block(struct page *page, unsigned int order);

@@ -20,6 +20,8 @@
  */
 #include "mm/internal.h"
 #include "mm/memblock.h"
+#include "mm/percpu.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
@@ -33,7 +35,7 @@ unsigned int nr_node_ids = 1;
 unsigned long max_pfn;
 unsigned long totalram_pages;
 unsigned long reserved_pages;
-static int cpu_to_node_map[NR_CPUS];
+static DEFINE_PER_CPU(int, numa_node);	/* each CPU's node (Linux's numa_node) */
 static unsigned long section_present[NR_MEM_SECTIONS / BITS_PER_LONG];
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
@@ -77,14 +79,14 @@ bool pfn_valid(unsigned long pfn)
 /** numa_node_id - the NUMA node of the calling CPU */
 int numa_node_id(void)
 {
-	return cpu_to_node_map[smp_processor_id()];
+	return this_cpu_read(numa_node);
 }
 
 /** set_cpu_numa_node - record that @cpu belongs to node @nid (from the ACPI SRAT) */
 void set_cpu_numa_node(unsigned int cpu, int nid)
 {
-	if (cpu < NR_CPUS && nid >= 0 && nid < MAX_NUMNODES)
-		cpu_to_node_map[cpu] = nid;
+	if (cpu < NR_CPUS && cpu_possible(cpu) && nid >= 0 && nid < MAX_NUMNODES)
+		per_cpu(numa_node, cpu) = nid;
 }
 
 static enum zone_type pfn_zone(unsigned long pfn)
@@ -125,13 +127,18 @@ static void memmap_init(void)
 
 static void zone_init(struct zone *zone, int nid, enum zone_type z)
 {
+	unsigned int cpu;
+
 	spin_lock_init(&zone->lock);
 	zone->node = nid;
 	zone->name = zone_names[z];
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		INIT_LIST_HEAD(&zone->free_area[o].free_list);
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		INIT_LIST_HEAD(&zone->pcp[cpu].list);
+	zone->per_cpu_pageset = alloc_percpu(struct per_cpu_pages);
+	if (!zone->per_cpu_pageset)
+		panic("mm: no per-CPU memory for the %s zone's page lists", zone->name);
+	for_each_possible_cpu(cpu)
+		INIT_LIST_HEAD(&per_cpu_ptr(zone->per_cpu_pageset, cpu)->list);
 }
 
 /* Widen @zone's span to include RAM frames [start, end). */
@@ -157,6 +164,10 @@ void free_area_init(void)
 {
 	const struct memblock_region *r;
 
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {	/* a host test's last machine */
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			free_percpu(node_data[nid].node_zones[z].per_cpu_pageset);
+	}
 	memset(node_data, 0, sizeof(node_data));
 	totalram_pages = 0;	/* counted again by memblock_free_all() */
 	nr_node_ids = 1;
@@ -258,12 +269,13 @@ static void setup_lowmem_reserve(pg_data_t *pgdat)
 
 static void setup_pageset(struct zone *zone)
 {
+	unsigned int cpu;
 	int batch = (int)(zone->managed_pages / 1024 / 4);
 
 	batch = batch < 1 ? 1 : batch > 63 ? 63 : batch;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		zone->pcp[cpu].batch = batch;
-		zone->pcp[cpu].high = 6 * batch;
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(zone->per_cpu_pageset, cpu)->batch = batch;
+		per_cpu_ptr(zone->per_cpu_pageset, cpu)->high = 6 * batch;
 	}
 }
 

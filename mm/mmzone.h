@@ -65,7 +65,7 @@ struct zone {
 	unsigned long managed_pages;	/* pages given to the buddy allocator */
 	int node;
 	const char *name;
-	struct per_cpu_pages pcp[NR_CPUS];
+	struct per_cpu_pages *per_cpu_pageset;	/* alloc_percpu(): one list per CPU */
 };
 
 typedef struct pglist_data {

@@ -7,20 +7,30 @@
  * process with the largest RSS, prints Linux-style report lines, calls
  * kill() and unregisters it.  Tests register victims to prove that an
  * order-0 GFP_KERNEL allocation invokes the killer and __GFP_NORETRY does not.
+ *
+ * One kill at a time: the page allocator takes oom_lock (Linux's oom_lock
+ * mutex) with a trylock before it calls out_of_memory(); a CPU that finds
+ * it taken waits for the kill in progress and retries its allocation,
+ * which the freed memory will usually satisfy.
  */
 #ifndef MM_OOM_H
 #define MM_OOM_H
 
+#include "mm/cpu.h"
 #include "mm/gfp.h"
 #include "lib/list.h"
 
 struct oom_victim {
 	const char *name;
 	unsigned long (*badness)(struct oom_victim *v);	/* pages it would free */
-	void (*kill)(struct oom_victim *v);		/* free them all */
+	void (*kill)(struct oom_victim *v);		/* free them all; must not unregister */
 	void *private_data;
-	struct list_head list;				/* private to mm/oom_kill.c */
+	/* private to mm/oom_kill.c */
+	struct list_head list;
+	int state;					/* enum oom_victim_state */
 };
+
+extern spinlock_t oom_lock;
 
 void register_oom_victim(struct oom_victim *v);
 void unregister_oom_victim(struct oom_victim *v);

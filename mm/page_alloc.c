@@ -161,7 +161,7 @@ static struct page *rmqueue_pcplist(struct zone *zone)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = &zone->pcp[smp_processor_id()];
+	pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	if (list_empty(&pcp->list) && !rmqueue_bulk(zone, pcp))
 		goto out;
 	page = list_first_entry(&pcp->list, struct page, lru);
@@ -180,7 +180,7 @@ static void free_unref_page(struct page *page, struct zone *zone)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = &zone->pcp[smp_processor_id()];
+	pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	page_set(page, PG_pcp);
 	list_add(&page->lru, &pcp->list);	/* at the head: the next to be reused, still cache-hot */
 	if (++pcp->count >= pcp->high)
@@ -190,7 +190,7 @@ static void free_unref_page(struct page *page, struct zone *zone)
 
 static void drain_zone_pages(struct zone *zone, unsigned int cpu)
 {
-	struct per_cpu_pages *pcp = &zone->pcp[cpu];
+	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 	unsigned long flags;
 
 	local_irq_save(flags);
@@ -219,11 +219,41 @@ void drain_local_pages(void *unused)
  * larger blocks a high-order allocation needs.  A CPU's list is touched
  * only by that CPU (with interrupts off), so each CPU is asked to drain its
  * own, by IPI.
- * Context: interrupts on (it waits for the other CPUs).
+ * Context: interrupts on, not in an interrupt handler (it waits for the
+ * other CPUs).
  */
 void drain_all_pages(void)
 {
 	on_each_cpu(drain_local_pages, NULL, 1);
+}
+
+static void drain_local_pages_work(struct work_struct *work)
+{
+	(void)work;
+	drain_local_pages(NULL);
+}
+
+static DEFINE_PER_CPU(struct work_struct, pcp_drain_work) =
+	__WORK_INITIALIZER(drain_local_pages_work);
+
+/*
+ * drain_all_pages() where waiting for other CPUs is not allowed (interrupts
+ * off): drain this CPU's lists now, and ask every other CPU, through its
+ * deferred work, to drain its own soon.
+ */
+static void drain_all_pages_from_any_context(void)
+{
+	unsigned int cpu;
+
+	if (!irqs_disabled() && !in_interrupt()) {
+		drain_all_pages();
+		return;
+	}
+	drain_local_pages(NULL);
+	for_each_online_cpu(cpu) {
+		if (cpu != smp_processor_id())
+			schedule_work_on((int)cpu, per_cpu_ptr(&pcp_drain_work, cpu));
+	}
 }
 
 /* ---------------------------------------------------------------- watermarks */
@@ -340,16 +370,89 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 	return NULL;
 }
 
+/*
+ * __GFP_NOFAIL without __GFP_DIRECT_RECLAIM: the caller may not wait, so
+ * nothing can be reclaimed, yet NULL is not allowed (Linux warns that this
+ * combination is unsupported, and so do we, once).  Take the last reserve;
+ * pages sitting on other CPUs' per-CPU lists are free too, so have them
+ * drained before spinning until another CPU frees something.
+ */
+static struct page *nofail_without_reclaim(gfp_t gfp, unsigned int order, int nid)
+{
+	struct page *page;
+
+	WARN_ONCE(1, "page_alloc: __GFP_NOFAIL without __GFP_DIRECT_RECLAIM (mode:%#x)\n", gfp);
+	for (bool drained = false;; drained = true) {
+		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
+		if (page)
+			return page;
+		if (!drained)
+			drain_all_pages_from_any_context();
+		cpu_relax();	/* another CPU may free something */
+	}
+}
+
+/*
+ * May the OOM killer run for this allocation?  Linux's rules
+ * (__alloc_pages_may_oom() and out_of_memory()), one by one.  Each "no"
+ * means the allocation fails once reclaim stops helping.
+ */
+static bool oom_allowed(gfp_t gfp, unsigned int order)
+{
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return false;	/* killing rarely makes a large contiguous block */
+	if (gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL))
+		return false;	/* the caller said it copes with failure */
+	if (gfp & __GFP_THISNODE)
+		return false;	/* a kill may free memory on the wrong node */
+	if (gfp_zone(gfp) < ZONE_NORMAL)
+		return false;	/* no kills for DMA or DMA32 memory ("lowmem") */
+	if (!(gfp & __GFP_FS))
+		return false;	/* GFP_NOFS, GFP_NOIO: reclaim was limited, so is blame */
+	return true;
+}
+
+/*
+ * The OOM killer, one CPU at a time (Linux's __alloc_pages_may_oom()).
+ * Returns a page if one turned up, else NULL with *@progress telling the
+ * caller whether retrying makes sense: a victim was killed, or another CPU
+ * was killing one (we waited for it to finish; its victim's memory is free).
+ */
+static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid,
+					  bool *progress)
+{
+	static int oom_owner = -1;	/* the CPU holding oom_lock */
+	struct page *page;
+
+	*progress = false;
+	if (!spin_trylock(&oom_lock)) {
+		/* A victim's kill() allocating for itself must not wait for itself. */
+		if (READ_ONCE(oom_owner) == (int)smp_processor_id())
+			return NULL;
+		while (spin_is_locked(&oom_lock))
+			cpu_relax();
+		*progress = true;
+		return NULL;
+	}
+	WRITE_ONCE(oom_owner, (int)smp_processor_id());
+	/*
+	 * A kill that finished on another CPU just before we took the lock
+	 * may have freed enough: look again, at the high watermark, so that
+	 * we only kill if memory is still really short.
+	 */
+	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_HIGH, nid);
+	if (!page)
+		*progress = out_of_memory(gfp, order);
+	WRITE_ONCE(oom_owner, -1);
+	spin_unlock(&oom_lock);
+	return page;
+}
+
 static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int nid)
 {
 	bool nofail = gfp & __GFP_NOFAIL;
-	/*
-	 * The OOM killer is for small orders, and never for callers that said
-	 * they can cope with failure.  __GFP_NOFAIL does not change who may be
-	 * killed (as in Linux): it digs into the last reserve instead.
-	 */
-	bool may_oom = order <= PAGE_ALLOC_COSTLY_ORDER &&
-		       !(gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL));
+	/* __GFP_NOFAIL does not change who may be killed (as in Linux): see below. */
+	bool may_oom = oom_allowed(gfp, order);
 	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
 	int rounds_with_progress = 0;
 	struct page *page;
@@ -363,6 +466,7 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 	for (;;) {
 		/* Direct reclaim: one light pass for __GFP_NORETRY, else all caches can give. */
 		bool light = gfp & __GFP_NORETRY;
+		bool progress;
 		unsigned long freed;
 
 		count_vm_event(ALLOCSTALL);
@@ -377,8 +481,13 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
 		rounds_with_progress = 0;
-		if (may_oom && out_of_memory(gfp, order))
-			continue;		/* a victim freed its memory */
+		if (may_oom) {
+			page = __alloc_pages_may_oom(gfp, order, nid, &progress);
+			if (page)
+				return page;
+			if (progress)
+				continue;	/* a victim freed its memory */
+		}
 		if (!nofail)
 			goto fail;		/* nothing left to reclaim or kill */
 		/* __GFP_NOFAIL: dig into the last reserve, then keep trying. */
@@ -389,16 +498,8 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 	}
 
 nofail_or_fail:
-	if (gfp & __GFP_NOFAIL) {
-		/* NOFAIL without reclaim is a caller bug (Linux warns too); do our best. */
-		WARN_ON_ONCE(1);
-		for (;;) {
-			page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
-			if (page)
-				return page;
-			cpu_relax();	/* another CPU may free something */
-		}
-	}
+	if (gfp & __GFP_NOFAIL)
+		return nofail_without_reclaim(gfp, order, nid);
 fail:
 	count_vm_event(PGALLOC_FAIL);
 	if (gfp & __GFP_NORETRY)
@@ -434,6 +535,7 @@ static struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order, v
 		count_vm_event(PGALLOC_FAIL);
 		return NULL;
 	}
+	gfp = might_alloc(gfp, caller);
 	if (nid < 0 || nid >= (int)nr_node_ids)
 		nid = numa_node_id();
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_LOW, nid);
@@ -613,7 +715,7 @@ unsigned long zone_free_pages(const struct zone *zone)
 	unsigned int cpu;
 
 	for_each_online_cpu(cpu)
-		free += READ_ONCE(zone->pcp[cpu].count);
+		free += READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
 	return free;
 }
 

@@ -187,6 +187,29 @@ void check_poison_block(struct page *page, unsigned int order)
 	}
 }
 
+/**
+ * might_alloc_report - report an allocation that may sleep from a context that may not
+ * @gfp: its flags (with __GFP_DIRECT_RECLAIM)
+ * @caller: who allocated
+ *
+ * Return: @gfp without __GFP_DIRECT_RECLAIM, which the call goes on with.
+ */
+gfp_t might_alloc_report(gfp_t gfp, void *caller)
+{
+	static struct report_once reported;
+	char flags[160];
+
+	if (report_once_per_caller(&reported, caller)) {
+		format_gfp(flags, sizeof(flags), gfp);
+		pr_err("BUG: sleeping allocation from invalid context by %pS\n", caller);
+		pr_err("in_interrupt(): %d, irqs_disabled(): %d, gfp_mask: %#x(%s): "
+		       "continuing without reclaim\n", in_interrupt(), irqs_disabled(), gfp, flags);
+		dump_stack();
+	}
+	count_vm_event(ALLOC_BAD_CONTEXT);
+	return gfp & ~__GFP_DIRECT_RECLAIM;
+}
+
 struct gfp_name {
 	gfp_t flags;
 	const char *name;

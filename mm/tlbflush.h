@@ -27,6 +27,9 @@
 #ifndef MM_TLBFLUSH_H
 #define MM_TLBFLUSH_H
 
+/* An end that means "the whole address space": flush everything */
+#define TLB_FLUSH_ALL	(~0UL)
+
 extern unsigned long tlb_single_page_flush_ceiling;
 
 void flush_tlb_kernel_range(unsigned long start, unsigned long end);

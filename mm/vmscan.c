@@ -17,7 +17,7 @@
 
 static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);
-static bool in_reclaim[NR_CPUS];	/* this CPU is running shrinkers */
+static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */
 
 /**
  * __register_shrinker - add @shrinker to those reclaim calls (see register_shrinker())
@@ -60,18 +60,22 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
 	/*
 	 * Scan at most what the cache held when the pass started (Linux's
 	 * total_scan): a pass ends even if a shrinker's count never drops.
+	 * The budget is kept here, not in @sc: a shrinker may count
+	 * sc.nr_to_scan down as it works.  Each call uses up what the
+	 * shrinker says it scanned (Linux's nr_scanned), and never less than
+	 * the batch it was given.
 	 */
 	while (to_scan) {
-		unsigned long got;
+		unsigned long this_batch = min(to_scan, batch), got;
 
-		sc.nr_to_scan = min(to_scan, batch);
-		sc.nr_scanned = sc.nr_to_scan;
+		sc.nr_to_scan = this_batch;
+		sc.nr_scanned = this_batch;
 		got = s->scan_objects(s, &sc);
 		count_vm_events(SLABS_SCANNED, sc.nr_scanned);
 		if (got == SHRINK_STOP)
 			break;
 		freed += got;
-		to_scan -= sc.nr_to_scan;
+		to_scan -= min(to_scan, max(sc.nr_scanned, this_batch));
 		if (priority == RECLAIM_LIGHT || !got)
 			break;
 	}
@@ -92,11 +96,10 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
  */
 unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority)
 {
-	unsigned int cpu = smp_processor_id();
 	struct shrinker *s;
 	unsigned long freed = 0;
 
-	if (in_reclaim[cpu])
+	if (this_cpu_read(in_reclaim))
 		return 0;
 	/*
 	 * Interrupts stay on: a shrinker may free pages and so wait for other
@@ -105,10 +108,10 @@ unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority)
 	 * this lock.
 	 */
 	spin_lock(&shrinker_lock);
-	in_reclaim[cpu] = true;
+	this_cpu_write(in_reclaim, true);
 	list_for_each_entry(s, &shrinker_list, list)
 		freed += do_shrink(s, gfp, nid, priority);
-	in_reclaim[cpu] = false;
+	this_cpu_write(in_reclaim, false);
 	spin_unlock(&shrinker_lock);
 	return freed;
 }

@@ -12,7 +12,7 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-unsigned long vm_event_states[NR_CPUS][NR_VM_EVENT_ITEMS];
+DEFINE_PER_CPU(struct vm_event_state, vm_event_states);
 
 #define ORDER_NAMES(prefix) \
 	prefix "0", prefix "1", prefix "2", prefix "3", prefix "4", prefix "5", \
@@ -32,6 +32,7 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGALLOC_FAIL] = "pgalloc_fail",
 	[PGALLOC_NORETRY_FAIL] = "pgalloc_noretry_fail",
 	[PGALLOC_BAD_FREE] = "pgalloc_bad_free",
+	[ALLOC_BAD_CONTEXT] = "alloc_bad_context",
 	[NR_TLB_REMOTE_FLUSH] = "nr_tlb_remote_flush",
 	[NR_TLB_REMOTE_FLUSH_RECEIVED] = "nr_tlb_remote_flush_received",
 	[NR_TLB_LOCAL_FLUSH_ALL] = "nr_tlb_local_flush_all",
@@ -46,26 +47,29 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
  */
 void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS])
 {
+	unsigned int cpu;
+
 	memset(buf, 0, NR_VM_EVENT_ITEMS * sizeof(buf[0]));
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
-			buf[i] += READ_ONCE(vm_event_states[cpu][i]);
+			buf[i] += cpu_vm_event(cpu, i);
 	}
 }
 
 /** cpu_vm_event - one counter as CPU @cpu counted it (Linux: per_cpu(vm_event_states, cpu)) */
 unsigned long cpu_vm_event(unsigned int cpu, enum vm_event_item item)
 {
-	return READ_ONCE(vm_event_states[cpu][item]);
+	return READ_ONCE(per_cpu(vm_event_states, cpu).event[item]);
 }
 
 /** global_vm_event - one counter, summed over all CPUs */
 unsigned long global_vm_event(enum vm_event_item item)
 {
 	unsigned long sum = 0;
+	unsigned int cpu;
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		sum += READ_ONCE(vm_event_states[cpu][item]);
+	for_each_possible_cpu(cpu)
+		sum += cpu_vm_event(cpu, item);
 	return sum;
 }
 
@@ -115,9 +119,12 @@ static void show_zone(struct zone *zone)
 	       zone->lowmem_reserve[1], zone->lowmem_reserve[2]);
 	printk("  start_pfn:     %#lx\n  end_pfn:       %#lx\n", zone->zone_start_pfn,
 	       zone_end_pfn(zone));
-	for_each_online_cpu(cpu)
-		printk("  pagesets cpu %u: count %d high %d batch %d\n", cpu, zone->pcp[cpu].count,
-		       zone->pcp[cpu].high, zone->pcp[cpu].batch);
+	for_each_online_cpu(cpu) {
+		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+
+		printk("  pagesets cpu %u: count %d high %d batch %d\n", cpu, pcp->count,
+		       pcp->high, pcp->batch);
+	}
 }
 
 static int cmd_zoneinfo(int argc, char **argv)

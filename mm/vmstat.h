@@ -27,6 +27,7 @@ enum vm_event_item {
 	PGALLOC_FAIL,		/* allocations that returned NULL (ours) */
 	PGALLOC_NORETRY_FAIL,	/* ... of which __GFP_NORETRY (ours) */
 	PGALLOC_BAD_FREE,	/* misuses reported by __free_pages (ours) */
+	ALLOC_BAD_CONTEXT,	/* GFP_KERNEL-like allocations with interrupts off (ours) */
 	NR_TLB_REMOTE_FLUSH,	/* shootdowns sent to other CPUs */
 	NR_TLB_REMOTE_FLUSH_RECEIVED,
 	NR_TLB_LOCAL_FLUSH_ALL,
@@ -34,12 +35,18 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS
 };
 
-extern unsigned long vm_event_states[NR_CPUS][NR_VM_EVENT_ITEMS];
+/* Each CPU's counters, in its own per-CPU area (Linux's struct vm_event_state) */
+struct vm_event_state {
+	unsigned long event[NR_VM_EVENT_ITEMS];
+};
+
+DECLARE_PER_CPU(struct vm_event_state, vm_event_states);
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
 
+/* One instruction on this CPU's copy: an interrupt cannot split it. */
 static inline void count_vm_events(enum vm_event_item item, unsigned long delta)
 {
-	cpu_counter_add(&vm_event_states[smp_processor_id()][item], delta);
+	this_cpu_add(vm_event_states.event[item], delta);
 }
 
 static inline void count_vm_event(enum vm_event_item item)

@@ -330,6 +330,9 @@ void lapic_init(u64 madt_lapic_addr)
 	set_interrupt_handler(ERROR_APIC_VECTOR, error_interrupt);
 	set_interrupt_handler(SPURIOUS_APIC_VECTOR, spurious_interrupt);
 	lapic_setup_cpu(true);
+	if (read_apic_id() != x86_cpu_to_apicid[0])
+		pr_warn("APIC: boot CPU APIC id %u, but CPUID said %u\n", read_apic_id(),
+			x86_cpu_to_apicid[0]);
 	x86_cpu_to_apicid[0] = read_apic_id();
 	pr_info("APIC: local APIC at %#llx in %s mode, boot CPU APIC id %u, version %#x\n",
 		(unsigned long long)phys, x2apic_enabled ? "x2APIC" : "xAPIC",

@@ -10,6 +10,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/pic.h"
+#include "kernel/hardirq.h"
 #include "kernel/printk.h"
 
 struct idt_gate {
@@ -32,6 +33,7 @@ struct idt_ptr {
 extern const u64 isr_stub_table[NR_VECTORS];
 static struct idt_gate idt[NR_VECTORS] __aligned(16);
 static irq_handler_t handlers[NR_VECTORS];
+DEFINE_PER_CPU(unsigned int, hardirq_count);
 
 static void set_gate(unsigned int vector, u64 addr, u8 ist)
 {
@@ -87,10 +89,12 @@ void do_interrupt(struct pt_regs *regs)
 		do_exception(regs);
 		return;
 	}
+	irq_enter();
 	if (handlers[v])
 		handlers[v](regs);
 	else if (v >= PIC_VECTOR_BASE && v < PIC_VECTOR_BASE + PIC_NR_VECTORS)
 		;	/* a spurious interrupt from a masked 8259: harmless */
 	else
 		pr_warn("idt: unexpected interrupt on vector %u\n", v);
+	irq_exit();
 }

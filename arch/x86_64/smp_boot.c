@@ -173,7 +173,7 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 	u64 t0;
 
 	BUILD_BUG_ON((PAGE_SIZE << AP_IST_ORDER) < IST_STACKS_SIZE);
-	if (percpu_alloc_area(cpu)) {
+	if (!per_cpu_offset(cpu)) {
 		pr_err("smp: CPU%u (APIC id %u): no per-CPU area; left out\n", cpu, apicid);
 		return -1;
 	}
@@ -216,12 +216,31 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 	return 0;
 }
 
+/*
+ * The boot CPU's APIC id, from CPUID (its local APIC is not mapped yet):
+ * leaf 0xB gives the full x2APIC id where the CPU has it, leaf 1 the 8-bit one.
+ */
+static u32 boot_cpu_apic_id(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(0, 0, &a, &b, &c, &d);
+	if (a >= 0xb) {
+		cpuid(0xb, 0, &a, &b, &c, &d);
+		if (b)
+			return d;
+	}
+	cpuid(1, 0, &a, &b, &c, &d);
+	return b >> 24;
+}
+
 /* Number the MADT's enabled CPUs: the boot CPU first. */
 static void enumerate_cpus(void)
 {
-	u32 bsp_apicid = cpu_apic_id(0);
+	u32 bsp_apicid = boot_cpu_apic_id();
 	unsigned int next = 1, disabled = 0, too_many = 0;
 
+	x86_cpu_to_apicid[0] = bsp_apicid;
 	cpumask_set_cpu(0, &__cpu_possible_mask);
 	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
 		const struct madt_cpu *c = &madt.cpus[i];
@@ -287,23 +306,36 @@ int add_cpu(unsigned int cpu)
 }
 
 /**
- * smp_init - find the CPUs in the MADT, start the local APICs and the tick,
- * and bring every other CPU online
+ * prefill_possible_map - number the CPUs the MADT lists (Linux's name)
  *
- * Context: boot CPU, after acpi_init() and after the kernel runs on its own
- * page tables (the APIC registers are ioremap()ed into them); interrupts
- * off.  Enables interrupts on the boot CPU at the end.  A CPU that does not
- * start is reported and left out; the kernel goes on with the others.
+ * Fills cpu_possible_mask, so that every possible CPU can be given its
+ * per-CPU area before memory allocators start (setup_per_cpu_areas()).
+ * Without an MADT the machine has one CPU.
+ * Context: boot CPU, once, after acpi_init().
+ */
+void prefill_possible_map(void)
+{
+	if (acpi_parse_madt(&madt))
+		pr_warn("ACPI: no MADT; assuming one CPU\n");
+	enumerate_cpus();
+}
+
+/**
+ * smp_init - start the local APICs and the tick, and bring every other
+ * possible CPU online
+ *
+ * Context: boot CPU, after prefill_possible_map() and setup_per_cpu_areas()
+ * and after the kernel runs on its own page tables (the APIC registers are
+ * ioremap()ed into them); interrupts off.  Enables interrupts on the boot
+ * CPU at the end.  A CPU that does not start is reported and left out; the
+ * kernel goes on with the others.
  */
 void smp_init(void)
 {
 	unsigned int cpu;
 
-	if (acpi_parse_madt(&madt))
-		pr_warn("ACPI: no MADT; assuming one CPU\n");
 	lapic_init(madt.lapic_addr);
 	time_init();
-	enumerate_cpus();
 	cpumask_set_cpu(0, &__cpu_online_mask);
 
 	for_each_possible_cpu(cpu) {

@@ -22,10 +22,9 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"
 #include "kernel/monitor.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
-
-#define TLB_FLUSH_ALL	(~0UL)
 
 /** tlb_single_page_flush_ceiling - above this many pages, flush everything */
 unsigned long tlb_single_page_flush_ceiling = 33;
@@ -126,16 +125,23 @@ static void shootdown(struct flush_tlb_info *info)
 /**
  * flush_tlb_kernel_range - make every CPU forget translations of [@start, @end)
  * @start: first byte (rounded down to a page)
- * @end: end, exclusive (rounded up to a page)
+ * @end: end, exclusive (rounded up to a page); TLB_FLUSH_ALL (or anything
+ *	 in the last page of the address space) flushes everything
  *
- * Context: process context with interrupts on, or any context that may wait
- * for the other CPUs (waiting with interrupts off is safe: see kernel/smp.c).
- * Returns when every online CPU has flushed.
+ * A range with @start > @end is a caller bug: reported, and nothing is
+ * flushed.  An empty range flushes nothing.
+ * Context: interrupts on, not in an interrupt handler (it waits for the
+ * other CPUs; see kernel/smp.c).  Returns when every online CPU has flushed.
  */
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
-	struct flush_tlb_info info = { start & PAGE_MASK, ALIGN(end, PAGE_SIZE), 0 };
+	struct flush_tlb_info info = { start & PAGE_MASK, 0, 0 };
 
+	if (WARN(start > end, "flush_tlb_kernel_range: start %#lx is above end %#lx\n",
+		 start, end))
+		return;
+	/* Rounding the last page of the address space up would wrap to 0. */
+	info.end = end > PAGE_MASK ? TLB_FLUSH_ALL : ALIGN(end, PAGE_SIZE);
 	if (info.end <= info.start)
 		return;
 	shootdown(&info);

@@ -48,7 +48,7 @@ static void shrink_pcp(struct per_cpu_pages *saved)
 	int i = 0;
 
 	for_each_zone(zone) {
-		struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
+		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, smp_processor_id());
 
 		saved[i++] = *pcp;
 		pcp->high = 1;
@@ -62,8 +62,8 @@ static void restore_pcp(const struct per_cpu_pages *saved)
 	int i = 0;
 
 	for_each_zone(zone) {
-		zone->pcp[smp_processor_id()].high = saved[i].high;
-		zone->pcp[smp_processor_id()].batch = saved[i++].batch;
+		per_cpu_ptr(zone->per_cpu_pageset, smp_processor_id())->high = saved[i].high;
+		per_cpu_ptr(zone->per_cpu_pageset, smp_processor_id())->batch = saved[i++].batch;
 	}
 }
 

@@ -82,8 +82,11 @@ static void setup(const struct scenario *s)
 	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 1);
 	if (s->no_pcp) {
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			NODE_DATA(0)->node_zones[z].pcp[0].high = 1;
-			NODE_DATA(0)->node_zones[z].pcp[0].batch = 1;
+			struct per_cpu_pages *pcp =
+				per_cpu_ptr(NODE_DATA(0)->node_zones[z].per_cpu_pageset, 0);
+
+			pcp->high = 1;
+			pcp->batch = 1;
 		}
 	}
 	if (s->split) {

@@ -174,7 +174,7 @@ static void check_free_list(struct zone *zone, int nid, int z, unsigned int orde
 
 static void check_pcp(struct zone *zone, unsigned int cpu, unsigned long *seen)
 {
-	struct per_cpu_pages *pcp = &zone->pcp[cpu];
+	struct per_cpu_pages *pcp = pcp_of(zone, cpu);
 	struct list_head *l;
 	int n = 0;
 
@@ -516,7 +516,7 @@ static bool could_allocate(gfp_t gfp, unsigned int order)
 
 			if (!zone_populated(zone))
 				continue;
-			if (!order && zone->pcp[smp_processor_id()].count)
+			if (!order && pcp_of(zone, smp_processor_id())->count)
 				return true;
 			for (unsigned int o = order; o <= MAX_PAGE_ORDER; o++) {
 				if (zone->free_area[o].nr_free)
@@ -577,24 +577,34 @@ static void record_block(struct bmodel *m, unsigned long pfn, unsigned int order
 	m->allocs++;
 }
 
+/*
+ * Linux's rules for the OOM killer (__alloc_pages_may_oom(), out_of_memory()),
+ * as docs/page_alloc.md lists them: small orders only, not for callers that
+ * cope with failure, not for one node only, not for DMA/DMA32 memory, not
+ * without __GFP_FS.
+ */
+static bool model_may_oom(gfp_t gfp, unsigned int order)
+{
+	return order <= PAGE_ALLOC_COSTLY_ORDER &&
+	       !(gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL | __GFP_THISNODE |
+			__GFP_DMA | __GFP_DMA32)) &&
+	       (gfp & __GFP_FS);
+}
+
 /* What DESIGN.md promises about a call that has just returned. */
 static void check_semantics(struct bmodel *m, gfp_t gfp, unsigned int order, bool ok,
 			    unsigned long stalls, unsigned long kills, unsigned long freed)
 {
-	bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
-
 	stalls = global_vm_event(ALLOCSTALL) - stalls;
 	kills = global_vm_event(OOM_KILL) - kills;
 	freed = m->pages_freed - freed;
 	if (!(gfp & __GFP_DIRECT_RECLAIM) && (stalls || kills || freed))
 		check_fail("gfp %#x (no direct reclaim) reclaimed: %lu stalls, %lu kills", gfp, stalls,
 			   kills);
-	if ((gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL)) && kills)
+	if (!model_may_oom(gfp, order) && kills)
 		check_fail("gfp %#x order %u invoked the OOM killer", gfp, order);
 	if ((gfp & __GFP_NORETRY) && stalls > 1)
 		check_fail("__GFP_NORETRY reclaimed %lu times", stalls);
-	if (costly && !(gfp & __GFP_NOFAIL) && kills)
-		check_fail("costly order %u invoked the OOM killer", order);
 	if (ok || !(gfp & __GFP_DIRECT_RECLAIM) || (gfp & __GFP_NORETRY))
 		return;
 	/* A failed allocation that could reclaim: it must have taken all the cache had... */
@@ -602,7 +612,7 @@ static void check_semantics(struct bmodel *m, gfp_t gfp, unsigned int order, boo
 		check_fail("gfp %#x order %u failed with %lu blocks still reclaimable", gfp, order,
 			   m->cache_blocks);
 	/* ... and, for small orders, called the OOM killer while there was a victim. */
-	if (!costly && !(gfp & __GFP_RETRY_MAYFAIL) && m->victim_pages)
+	if (model_may_oom(gfp, order) && m->victim_pages)
 		check_fail("gfp %#x order %u failed with a victim holding %lu pages", gfp, order,
 			   m->victim_pages);
 }
@@ -761,8 +771,8 @@ void buddy_set_pcp_batch(int batch)
 	for_each_node(nid) {
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-				NODE_DATA(nid)->node_zones[z].pcp[cpu].batch = batch;
-				NODE_DATA(nid)->node_zones[z].pcp[cpu].high = 6 * batch;
+				pcp_of(&NODE_DATA(nid)->node_zones[z], cpu)->batch = batch;
+				pcp_of(&NODE_DATA(nid)->node_zones[z], cpu)->high = 6 * batch;
 			}
 		}
 	}

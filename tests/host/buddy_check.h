@@ -54,6 +54,12 @@ unsigned int gfp_highest_zone(gfp_t gfp);
 /* Give every per-CPU list this batch (and high = 6 * batch), as a sysctl would. */
 void buddy_set_pcp_batch(int batch);
 
+/* CPU @cpu's per-CPU list of @zone */
+static inline struct per_cpu_pages *pcp_of(struct zone *zone, unsigned int cpu)
+{
+	return per_cpu_ptr(zone->per_cpu_pageset, cpu);
+}
+
 /* ---------------------------------------------------------------- the model */
 
 enum bowner { OWNER_TEST, OWNER_CACHE, OWNER_VICTIM };

@@ -22,6 +22,8 @@ void *host_vmemmap_base;
 unsigned int host_cpu;
 unsigned int host_nr_cpus = 1;
 unsigned long host_irqs_off;
+unsigned int host_in_interrupt;
+unsigned long __per_cpu_offset[NR_CPUS];
 bool host_printk_quiet;
 
 struct host_range host_ram[16], host_reserved[16];
@@ -172,8 +174,9 @@ void host_machine_init(const struct host_range *ram, int nr_ram,
 	host_cpu = 0;
 	host_nr_cpus = nr_cpus;
 	host_irqs_off = 0;
+	host_in_interrupt = 0;
+	host_percpu_reset();
 	set_page_poisoning(false);
-	memset(vm_event_states, 0, sizeof(vm_event_states));
 	mm_core_init();
 }
 
@@ -184,6 +187,65 @@ void host_machine_default(void)
 }
 
 /* ---------------------------------------------------------------- CPUs and locks */
+
+/*
+ * Copy @n bytes of the per-CPU template.  Byte by byte and uninstrumented:
+ * AddressSanitizer may keep redzones between the variables of the section.
+ */
+__attribute__((no_sanitize("address")))
+static void copy_template(volatile char *to, const volatile char *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		to[i] = from[i];
+}
+
+static size_t percpu_static_size(void)
+{
+	return (size_t)(__per_cpu_dynamic_start - __per_cpu_start);
+}
+
+/* Every CPU gets its area at start-up, before any test runs: as the kernel's. */
+__attribute__((constructor))
+static void host_percpu_setup(void)
+{
+	static char *areas[NR_CPUS];	/* reachable, for LeakSanitizer */
+	size_t size = percpu_static_size() + PERCPU_DYNAMIC_SIZE;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		char *area = areas[cpu] = aligned_alloc(PAGE_SIZE, ALIGN(size, PAGE_SIZE));
+
+		if (!area) {
+			perror("mm_host: per-CPU area");
+			abort();
+		}
+		__per_cpu_offset[cpu] = (unsigned long)area - (unsigned long)__per_cpu_start;
+		memset(area + percpu_static_size(), 0, PERCPU_DYNAMIC_SIZE);
+	}
+	host_percpu_reset();
+}
+
+/**
+ * host_percpu_reset - every CPU's per-CPU variables back to their initial values
+ *
+ * The dynamic part (alloc_percpu() objects) is left as it is: its owners
+ * free and reallocate it (mm_core_init() does, for the zones' lists).
+ */
+void host_percpu_reset(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		copy_template(per_cpu_ptr((char *)__per_cpu_start, cpu), __per_cpu_start,
+			      percpu_static_size());
+}
+
+bool schedule_work_on(int cpu, struct work_struct *work)
+{
+	unsigned int self = host_cpu;
+
+	host_cpu = (unsigned int)cpu;
+	work->func(work);
+	host_cpu = self;
+	return true;
+}
 
 void on_each_cpu(smp_call_func_t func, void *info, int wait)
 {

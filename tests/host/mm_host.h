@@ -16,7 +16,11 @@
  *     twice (a deadlock on one CPU) or releasing a free lock aborts.
  *   - there may be several "CPUs": host_set_cpu() chooses which one the
  *     code runs on, and on_each_cpu() runs the function on each in turn,
- *     so per-CPU lists can be tested.
+ *     so per-CPU lists can be tested.  Per-CPU variables work as in the
+ *     kernel: DEFINE_PER_CPU puts them in a template (the host_percpu
+ *     section), each of the NR_CPUS CPUs has a copy of it followed by the
+ *     dynamic part alloc_percpu() carves, and per_cpu_ptr() adds the CPU's
+ *     offset.  Deferred work runs at once, on the CPU it was queued for.
  *
  * printk() goes to stdout (unless host_printk_quiet) and into a log that
  * tests read with printk_log_pos()/printk_log_read(), as KUnit tests do.
@@ -26,6 +30,7 @@
 
 #include "lib/compiler.h"
 #include "kernel/config.h"
+#include "kernel/workqueue.h"
 
 /* ---------------------------------------------------------------- pages */
 
@@ -79,10 +84,49 @@ static inline void cpu_relax(void)
 	__asm__ __volatile__("" ::: "memory");
 }
 
-static inline void cpu_counter_add(unsigned long *counter, unsigned long delta)
+#define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)
+
+static inline bool cpu_possible(unsigned int cpu)
 {
-	*counter += delta;
+	return cpu < NR_CPUS;
 }
+
+extern unsigned int host_in_interrupt;	/* nonzero: "in an interrupt handler" */
+
+static inline bool in_interrupt(void)
+{
+	return host_in_interrupt != 0;
+}
+
+static inline bool irqs_disabled(void)
+{
+	return host_irqs_off != 0;
+}
+
+/* ---------------------------------------------------------------- per-CPU data */
+
+#define PERCPU_DYNAMIC_SIZE	(16 * 1024)
+
+extern char __start_host_percpu[] __weak, __stop_host_percpu[] __weak;
+extern unsigned long __per_cpu_offset[NR_CPUS];
+
+#define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name
+#define DEFINE_PER_CPU(type, name)					\
+	__section("host_percpu") __aligned(8) __typeof__(type) name
+
+#define __per_cpu_start		__start_host_percpu
+#define __per_cpu_dynamic_start						\
+	(__start_host_percpu + ALIGN(__stop_host_percpu - __start_host_percpu, 64))
+
+#define per_cpu_ptr(ptr, cpu)						\
+	((__typeof__(ptr))((unsigned long)(ptr) + __per_cpu_offset[cpu]))
+#define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, host_cpu)
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
+#define this_cpu_read(var)	(*this_cpu_ptr(&(var)))
+#define this_cpu_write(var, val)	(*this_cpu_ptr(&(var)) = (val))
+#define this_cpu_add(var, val)	(*this_cpu_ptr(&(var)) += (val))
+#define this_cpu_inc(var)	this_cpu_add(var, 1)
+#define this_cpu_dec(var)	this_cpu_add(var, -1)
 
 #define local_irq_save(flags)						\
 	do {								\
@@ -199,6 +243,8 @@ extern int host_nr_ram, host_nr_reserved;
 /* Is [@pfn] RAM of the current machine, and not reserved by memblock? */
 bool host_pfn_is_ram(unsigned long pfn);
 bool host_pfn_is_reserved(unsigned long pfn);
+
+void host_percpu_reset(void);
 
 static inline void host_set_cpu(unsigned int cpu)
 {

@@ -258,13 +258,13 @@ HOST_TEST(split_and_merge_follow_the_buddies)
 	/* order 0 goes through the per-CPU list: a batch is taken from the buddy lists */
 	a = alloc_pages(GFP_KERNEL, 0);
 	CHECK(a && page_to_pfn(a) == base);
-	CHECK(zone->pcp[0].batch == 1 && zone->pcp[0].count == 0);
+	CHECK(pcp_of(zone, 0)->batch == 1 && pcp_of(zone, 0)->count == 0);
 	expect_buddyinfo(zone, "11111111110");
 	__free_pages(a, 0);		/* stays on the per-CPU list... */
-	CHECK(zone->pcp[0].count == 1);
+	CHECK(pcp_of(zone, 0)->count == 1);
 	expect_buddyinfo(zone, "11111111110");
 	drain_all_pages();		/* ... until drained, then merges all the way */
-	CHECK(zone->pcp[0].count == 0);
+	CHECK(pcp_of(zone, 0)->count == 0);
 	expect_buddyinfo(zone, "00000000001");
 	CHECK(buddy_check_consistency() == 0);
 	CHECK(buddy_check_failures == 0);
@@ -437,11 +437,11 @@ HOST_TEST(watermarks_gfp_atomic_may_go_below_min_gfp_nowait_may_not)
 	stalls = ev(ALLOCSTALL);
 	take_everything(&h, GFP_NOWAIT);
 	CHECK(ev(ALLOCSTALL) == stalls);		/* never reclaims */
-	CHECK(zone->nr_free >= min + 1 - (unsigned long)zone->pcp[0].batch);
+	CHECK(zone->nr_free >= min + 1 - (unsigned long)pcp_of(zone, 0)->batch);
 	CHECK(zone->nr_free <= min + 1);
 	CHECK(zone->nr_free < low);
 	/* order 1 has no per-CPU list: it stops right above min */
-	while (alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 1) == NULL && zone->pcp[0].count)
+	while (alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 1) == NULL && pcp_of(zone, 0)->count)
 		break;
 	CHECK(alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 1) == NULL);
 
@@ -1082,6 +1082,38 @@ BUDDY_TEST(retry_a_reclaim_pass_ends_even_if_the_shrinker_never_empties)
 	unfill_machine(&rest, NULL, NULL);
 }
 
+/* A shrinker that counts sc->nr_to_scan down as it frees, as some do. */
+static unsigned long countdown_scans;
+
+static unsigned long countdown_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	(void)sc;
+	return 1000;
+}
+
+static unsigned long countdown_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	if (++countdown_scans > 100000)
+		return SHRINK_STOP;	/* the pass would never end: get out, the test fails */
+	sc->nr_to_scan = 0;		/* "all done": it freed one object of what it was asked */
+	return 1;
+}
+
+BUDDY_TEST(retry_a_shrinker_counting_nr_to_scan_down_does_not_stretch_the_pass)
+{
+	struct shrinker countdown = { .count_objects = countdown_count,
+				      .scan_objects = countdown_scan, .batch = 128 };
+
+	register_shrinker(&countdown, "countdown");
+	countdown_scans = 0;
+	/* one full pass over 1000 objects, 128 at a time: 8 calls */
+	CHECK(shrink_all_caches(GFP_KERNEL, 0, RECLAIM_FULL) == 8);
+	CHECK(countdown_scans == 8);
+	unregister_shrinker(&countdown);
+}
+
 BUDDY_TEST(retry_nofail_never_returns_null)
 {
 	struct held rest = { 0 };
@@ -1166,19 +1198,19 @@ HOST_TEST(pcp_lists_fill_drain_and_count_correctly)
 	buddy_check_failures = 0;
 	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 4);
 	zone = zone_of(0, ZONE_NORMAL);
-	batch = zone->pcp[0].batch;
-	high = zone->pcp[0].high;
+	batch = pcp_of(zone, 0)->batch;
+	high = pcp_of(zone, 0)->high;
 	CHECK(batch == 16 && high == 6 * batch);
 	snapshot(&start);
 
 	/* a refill takes one batch */
 	host_set_cpu(1);
 	hold(&h, alloc_pages(GFP_KERNEL, 0), 0);
-	CHECK(zone->pcp[1].count == batch - 1);
+	CHECK(pcp_of(zone, 1)->count == batch - 1);
 	CHECK(ev(PCP_REFILL) == 1);
 	for (int i = 1; i < 3 * high + 1; i++)
 		hold(&h, alloc_pages(GFP_KERNEL, 0), 0);
-	CHECK(zone->pcp[1].count == batch - 1);
+	CHECK(pcp_of(zone, 1)->count == batch - 1);
 
 	/* freed on CPU 2: its list grows up to high, then a batch goes back */
 	host_set_cpu(2);
@@ -1186,23 +1218,23 @@ HOST_TEST(pcp_lists_fill_drain_and_count_correctly)
 		h.n--;
 		__free_pages(h.pages[h.n], 0);
 	}
-	CHECK(zone->pcp[2].count == high - 1);
+	CHECK(pcp_of(zone, 2)->count == high - 1);
 	CHECK(nr_free_pages() == start.free_pages - h.n);
 	h.n--;
 	__free_pages(h.pages[h.n], 0);
-	CHECK(zone->pcp[2].count == high - batch);
+	CHECK(pcp_of(zone, 2)->count == high - batch);
 	CHECK(nr_free_pages() == start.free_pages - h.n);
 
 	/* CPU 3 does not take CPU 2's pages */
 	host_set_cpu(3);
 	hold(&h, alloc_pages(GFP_KERNEL, 0), 0);
-	CHECK(zone->pcp[2].count == high - batch);
-	CHECK(zone->pcp[3].count == batch - 1);
+	CHECK(pcp_of(zone, 2)->count == high - batch);
+	CHECK(pcp_of(zone, 3)->count == batch - 1);
 
 	/* drain_local_pages drains only the CPU it runs on */
 	host_set_cpu(2);
 	drain_local_pages(NULL);
-	CHECK(zone->pcp[2].count == 0 && zone->pcp[1].count > 0 && zone->pcp[3].count > 0);
+	CHECK(pcp_of(zone, 2)->count == 0 && pcp_of(zone, 1)->count > 0 && pcp_of(zone, 3)->count > 0);
 	CHECK(nr_free_pages() == start.free_pages - h.n);
 
 	/* drain_all_pages: every CPU's list is empty, and nothing was lost */
@@ -1210,7 +1242,7 @@ HOST_TEST(pcp_lists_fill_drain_and_count_correctly)
 	release_all(&h);
 	drain_all_pages();
 	for (int cpu = 0; cpu < 4; cpu++)
-		CHECK(zone->pcp[cpu].count == 0);
+		CHECK(pcp_of(zone, cpu)->count == 0);
 	CHECK(host_cpu == 0);
 	CHECK(snapshot_unchanged(&start));
 	buddy_snapshot_free(&start);
@@ -1236,11 +1268,11 @@ HOST_TEST(pcp_pages_of_other_cpus_are_drained_for_a_high_order_allocation)
 	h.n = 0;
 	host_set_cpu(0);
 	CHECK(zone_of(0, ZONE_DMA32)->free_area[MAX_PAGE_ORDER].nr_free == 0);
-	CHECK(zone_of(0, ZONE_DMA32)->pcp[1].count > 0);
+	CHECK(pcp_of(zone_of(0, ZONE_DMA32), 1)->count > 0);
 	/* GFP_KERNEL reclaims, and reclaim drains every CPU: the block merges again */
 	page = alloc_pages(GFP_KERNEL | __GFP_MEMALLOC, MAX_PAGE_ORDER);
 	CHECK(page != NULL);
-	CHECK(zone_of(0, ZONE_DMA32)->pcp[1].count == 0);
+	CHECK(pcp_of(zone_of(0, ZONE_DMA32), 1)->count == 0);
 	if (page)
 		__free_pages(page, MAX_PAGE_ORDER);
 	release_all(&h);

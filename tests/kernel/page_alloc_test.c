@@ -187,12 +187,12 @@ static unsigned long check_zone_lists(struct kunit *test, struct zone *zone)
 	for_each_online_cpu(cpu) {
 		int n = 0;
 
-		list_for_each_entry(page, &zone->pcp[cpu].list, lru) {
+		list_for_each_entry(page, &per_cpu_ptr(zone->per_cpu_pageset, cpu)->list, lru) {
 			KUNIT_EXPECT_TRUE(test, page_test(page, PG_pcp) && !PageBuddy(page) &&
 						page_zone(page) == zone);
 			n++;
 		}
-		KUNIT_EXPECT_EQ(test, n, zone->pcp[cpu].count);
+		KUNIT_EXPECT_EQ(test, n, per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
 	}
 	KUNIT_EXPECT_LE(test, zone_free_pages(zone), zone->managed_pages);
 	return zone_free_pages(zone);
@@ -651,7 +651,7 @@ static void vmstat_counts_each_order(struct kunit *test)
 static void pcp_lists_fill_and_drain(struct kunit *test)
 {
 	struct zone *top = top_zone();
-	struct per_cpu_pages *pcp = &top->pcp[smp_processor_id()];
+	struct per_cpu_pages *pcp = per_cpu_ptr(top->per_cpu_pageset, smp_processor_id());
 	unsigned long zone_free = top->nr_free, drains = global_vm_event(PCP_DRAIN);
 	enum { N = 400 };
 	static struct page *pages[N];

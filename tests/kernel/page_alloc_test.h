@@ -2,8 +2,8 @@
  * tests/kernel/page_alloc_test.h - helpers shared by the page allocator
  * suites (page_alloc_test.c, page_alloc_misuse_test.c,
  * page_alloc_reclaim_test.c): holding many blocks at once, exhausting
- * memory quickly, snapshots of every zone's free lists, and reading what
- * the allocator printed.
+ * memory quickly, snapshots of every zone's free lists (and, through
+ * test_log.h, reading what the allocator printed).
  *
  * Not a .c file, so it is not a suite of its own.
  */
@@ -11,6 +11,7 @@
 #define TESTS_KERNEL_PAGE_ALLOC_TEST_H
 
 #include "kunit/test.h"
+#include "test_log.h"
 #include "mm/page_alloc.h"
 #include "mm/mmzone.h"
 #include "mm/vmstat.h"
@@ -161,25 +162,6 @@ static inline struct zone *top_zone(void)
 			return &NODE_DATA(0)->node_zones[z];
 	}
 	return NULL;
-}
-
-/* What was printed since @pos (the newest 16 KiB of it), NUL-terminated. */
-static inline const char *log_since(unsigned long pos)
-{
-	static char buf[16384];
-
-	printk_log_read(pos, buf, sizeof(buf));
-	return buf;
-}
-
-/* How many times @needle occurs in @haystack. */
-static inline unsigned int count_substr(const char *haystack, const char *needle)
-{
-	unsigned int n = 0;
-
-	for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
 }
 
 #endif

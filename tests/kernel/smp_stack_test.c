@@ -15,6 +15,7 @@
 #include "kernel/printk.h"
 #include "arch/x86_64/apic.h"
 #include "mm/maccess.h"
+#include "mm/page_alloc.h"
 #include "arch/x86_64/page.h"
 #include "lib/errno.h"
 
@@ -56,14 +57,20 @@ static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
 	static char log[1024];
 	unsigned int cpu = NR_CPUS - 1, online = num_online_cpus();
 	unsigned long pos;
+	void *area;
 
 	if (cpu_possible(cpu))
 		kunit_skip(test, "CPU %u exists on this machine", cpu);
+	area = alloc_pages_exact(percpu_area_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, area);
 	x86_cpu_to_apicid[cpu] = ABSENT_APIC_ID;
+	percpu_install_area(cpu, area);
 	cpumask_set_cpu(cpu, &__cpu_possible_mask);
 	pos = printk_log_pos();
 	KUNIT_EXPECT_EQ(test, add_cpu(cpu), -EIO);
 	cpumask_clear_cpu(cpu, &__cpu_possible_mask);
+	__per_cpu_offset[cpu] = 0;
+	free_pages_exact(area, percpu_area_size());
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), online);
 	printk_log_read(pos, log, sizeof(log));

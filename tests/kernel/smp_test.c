@@ -7,6 +7,7 @@
  * answer fails the case instead of hanging the run.
  */
 #include "kunit/test.h"
+#include "test_log.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -160,29 +161,93 @@ static void call_many_subset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ran_mask, want);
 }
 
-/* Two CPUs calling each other at once, one of them with interrupts off. */
-static unsigned long crossed;
+/* Two CPUs calling each other at once, many times, both waiting. */
+static unsigned long crossed, cross_go, cross_done;
+static struct work_struct cross_work;
 
-static void call_back_cpu0(void *info)
+static void count_cross(void *info)
 {
 	(void)info;
-	/* From interrupt context, via CPU 0's queue: CPU 0 waits with IRQs off. */
 	__atomic_fetch_add(&crossed, 1, __ATOMIC_SEQ_CST);
+}
+
+static void cpu1_calls_cpu0(struct work_struct *work)
+{
+	(void)work;
+	while (!__atomic_load_n(&cross_go, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	for (int i = 0; i < 100; i++)
+		smp_call_function_single(0, count_cross, NULL, 1);
+	__atomic_store_n(&cross_done, 1, __ATOMIC_RELEASE);
 }
 
 static void cross_calls_do_not_deadlock(struct kunit *test)
 {
-	unsigned long flags;
-
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 CPUs");
-	crossed = 0;
-	local_irq_save(flags);
-	/* Interrupts off: our own queue is served while we wait. */
+	crossed = cross_go = cross_done = 0;
+	INIT_WORK(&cross_work, cpu1_calls_cpu0);
+	schedule_work_on(1, &cross_work);
+	__atomic_store_n(&cross_go, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 100; i++)
-		smp_call_function_single(1, call_back_cpu0, NULL, 1);
+		smp_call_function_single(1, count_cross, NULL, 1);
+	KUNIT_EXPECT_TRUE(test, wait_for_ulong(&cross_done, 1));
+	KUNIT_EXPECT_EQ(test, crossed, 200);
+}
+
+/*
+ * A cross-CPU call with interrupts off, or from an interrupt handler, could
+ * wait forever: it is refused, reported (once per caller), and runs nowhere.
+ */
+static unsigned long refused_runs;
+static int nested_result;
+
+static void count_refused(void *info)
+{
+	(void)info;
+	__atomic_fetch_add(&refused_runs, 1, __ATOMIC_SEQ_CST);
+}
+
+static void call_from_handler(void *info)
+{
+	(void)info;
+	nested_result = smp_call_function_single(0, count_refused, NULL, 1);
+}
+
+static __noinline void cross_call_with_interrupts_off(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	on_each_cpu(count_refused, NULL, 1);
 	local_irq_restore(flags);
-	KUNIT_EXPECT_EQ(test, crossed, 100);
+}
+
+static void cross_calls_from_atomic_context_are_refused(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos(), flags;
+	const char *log;
+
+	refused_runs = 0;
+	cross_call_with_interrupts_off();
+	cross_call_with_interrupts_off();	/* the same caller: reported once */
+	local_irq_save(flags);
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(0, count_refused, NULL, 1), -EDEADLK);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, refused_runs, 0);
+	log = log_since(pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "off by cross_call_with_interrupts_off"), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "BUG: cross-CPU call"), 2);
+
+	if (num_online_cpus() < 2)
+		return;
+	pos = printk_log_pos();
+	nested_result = 0;
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(1, call_from_handler, NULL, 1), 0);
+	KUNIT_EXPECT_EQ(test, nested_result, -EDEADLK);
+	KUNIT_EXPECT_EQ(test, refused_runs, 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos),
+					   "from an interrupt handler by call_from_handler"));
 }
 
 DEFINE_PER_CPU(unsigned long, smp_test_counter);
@@ -328,6 +393,7 @@ static struct kunit_case smp_cases[] = {
 	KUNIT_CASE(call_without_wait_completes),
 	KUNIT_CASE(call_many_subset),
 	KUNIT_CASE(cross_calls_do_not_deadlock),
+	KUNIT_CASE(cross_calls_from_atomic_context_are_refused),
 	KUNIT_CASE(percpu_variables_are_distinct),
 	KUNIT_CASE(ticks_on_every_cpu),
 	KUNIT_CASE(ipis_are_counted),
