@@ -56,7 +56,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fno-common \
 	-fno-delete-null-pointer-checks \
-	-MMD -MP -I. -Itests
+	-MMD -MP -I. -Itests $(KCONFIG)
 # Test code compares values of mixed signedness all the time, as Linux's does.
 TEST_KCFLAGS := -Wno-sign-compare
 LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
@@ -157,9 +157,16 @@ test-qemu: deps $(KERNEL)
 test-selftest: deps $(BUILD)/selftest.elf
 	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf
 
+# The benchmark kernel: the test kernel without the self-checks (CONFIG_DEBUG_VM,
+# CONFIG_DEBUG_SPINLOCK), built in its own directory, as a distribution ships Linux.
+BENCH_KCONFIG := -DCONFIG_DEBUG_VM=0 -DCONFIG_DEBUG_SPINLOCK=0
+BENCH_KERNEL := $(BUILD)/bench/kernel.elf
+$(BENCH_KERNEL): FORCE
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/bench KCONFIG='$(BENCH_KCONFIG)' $@
+
 # The in-kernel table, then the host build's instruction counts (callgrind).
-bench: deps $(KERNEL)
-	$(PYTHON) tests/qemu_runner.py bench --kernel $(KERNEL) --bench '$(BENCH)' \
+bench: deps $(BENCH_KERNEL)
+	$(PYTHON) tests/qemu_runner.py bench --kernel $(BENCH_KERNEL) --bench '$(BENCH)' \
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args '$(QEMU_ARGS)'
 	@$(MAKE) --no-print-directory bench-host
 

@@ -6,4 +6,13 @@
 
 #define NR_CPUS		64	/* most CPUs brought online; more in the MADT are left out */
 
+/*
+ * Self-checks of the memory allocators (mm/mmdebug.h).  On by default, in
+ * every kernel that runs tests; the benchmark kernel is built with
+ * -DCONFIG_DEBUG_VM=0, as Linux distributions ship theirs.
+ */
+#ifndef CONFIG_DEBUG_VM
+#define CONFIG_DEBUG_VM		1
+#endif
+
 #endif

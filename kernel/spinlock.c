@@ -40,35 +40,31 @@ static void report_holder(spinlock_t *lock)
 	else
 		printk(KERN_ERR " lock: %px, .owner_cpu: none (taken before the holder "
 		       "recorded itself, or by spin_trylock of an old build)\n", lock);
+#else
+	printk(KERN_ERR " lock: %px (CONFIG_DEBUG_SPINLOCK is off: holder unknown)\n", lock);
 #endif
 }
 
 /**
- * spin_bug_recursion - report a CPU taking a spinlock it already holds
+ * spin_bug_recursion - report a CPU taking a spinlock it already holds, and stop
  * @lock: the lock
  * @ip: where the second spin_lock() is
  *
- * The lock is not taken a second time (that would wait forever): the
- * caller's critical section runs under the outer hold, and the matching
- * spin_unlock() only undoes this count.
+ * Taking the lock again would wait forever; going on without it would run
+ * two critical sections at once.  Neither is acceptable, so: the report
+ * (this CPU, both places that took the lock, a backtrace), then panic().
  * Context: any; the caller holds @lock.
  */
 void spin_bug_recursion(spinlock_t *lock, unsigned long ip)
 {
-#if CONFIG_DEBUG_SPINLOCK
-	lock->recursion++;
-	if (this_cpu_read(in_spin_bug))
-		return;
-	this_cpu_inc(in_spin_bug);
-	printk(KERN_ERR "BUG: spinlock recursion on CPU#%u, at %pS\n",
-	       smp_processor_id(), (void *)ip);
-	report_holder(lock);
-	dump_stack();
-	this_cpu_dec(in_spin_bug);
-#else
-	(void)lock;
-	(void)ip;
-#endif
+	if (!this_cpu_read(in_spin_bug)) {
+		this_cpu_inc(in_spin_bug);
+		printk(KERN_ERR "BUG: spinlock recursion on CPU#%u, at %pS\n",
+		       smp_processor_id(), (void *)ip);
+		report_holder(lock);
+		dump_stack();
+	}
+	panic("spinlock recursion");
 }
 
 /**

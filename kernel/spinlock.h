@@ -10,9 +10,9 @@
  * holds it: the CPU and the instruction that took it.  That catches two
  * classic bugs, each reported in one "BUG:" line with a backtrace:
  *   - recursion: a CPU asks for a lock it already holds.  Without the check
- *     it would wait for itself forever.  Here the report is printed and the
- *     inner spin_lock() returns without taking the lock (the matching inner
- *     spin_unlock() then does nothing), so the machine goes on running;
+ *     it would wait for itself forever; going on without the lock would let
+ *     two critical sections race unseen.  So the report is printed and the
+ *     kernel panics: the bug is named where it happened;
  *   - lockup: a CPU has waited longer than spinlock_lockup_ms (1 s) for a
  *     lock; the report names the holder's CPU and where it took the lock,
  *     and the waiter goes on waiting, as in Linux.
@@ -40,7 +40,6 @@ typedef struct {
 	};
 #if CONFIG_DEBUG_SPINLOCK
 	u32 owner_cpu;				/* holder's CPU + 1; 0 when free */
-	u32 recursion;				/* reported nested takes not undone yet */
 	unsigned long owner_ip;			/* where the holder took it */
 #endif
 } spinlock_t;
@@ -51,7 +50,7 @@ typedef struct {
 /* Out of line, in kernel/spinlock.c */
 extern unsigned long spinlock_lockup_ms;
 void spin_lock_wait(spinlock_t *lock, u16 ticket, unsigned long ip);
-void spin_bug_recursion(spinlock_t *lock, unsigned long ip);
+__noreturn void spin_bug_recursion(spinlock_t *lock, unsigned long ip);
 
 static inline void spin_lock_init(spinlock_t *lock)
 {
@@ -63,6 +62,20 @@ static inline bool spin_is_locked(spinlock_t *lock)
 	u32 v = READ_ONCE(lock->val);
 
 	return (v & 0xffff) != (v >> 16);
+}
+
+/*
+ * lockdep_is_held - does this CPU hold @lock?  (Linux's name, from lockdep.)
+ * Exact with CONFIG_DEBUG_SPINLOCK, where the lock records its holder;
+ * without it, only "is it held at all".
+ */
+static inline bool lockdep_is_held(spinlock_t *lock)
+{
+#if CONFIG_DEBUG_SPINLOCK
+	return spin_is_locked(lock) && READ_ONCE(lock->owner_cpu) == smp_processor_id() + 1;
+#else
+	return spin_is_locked(lock);
+#endif
 }
 
 static inline void spin_debug_acquired(spinlock_t *lock, unsigned long ip)
@@ -82,10 +95,8 @@ static inline void __spin_lock(spinlock_t *lock, unsigned long ip)
 
 #if CONFIG_DEBUG_SPINLOCK
 	if (unlikely(READ_ONCE(lock->owner_cpu) == smp_processor_id() + 1) &&
-	    spin_is_locked(lock)) {
+	    spin_is_locked(lock))
 		spin_bug_recursion(lock, ip);
-		return;
-	}
 #endif
 	ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 	if (unlikely(__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket))
@@ -109,10 +120,6 @@ static inline bool __spin_trylock(spinlock_t *lock, unsigned long ip)
 static inline void spin_unlock(spinlock_t *lock)
 {
 #if CONFIG_DEBUG_SPINLOCK
-	if (unlikely(lock->recursion)) {
-		lock->recursion--;	/* the inner, reported take: nothing to undo */
-		return;
-	}
 	lock->owner_cpu = 0;
 	lock->owner_ip = 0;
 #endif

@@ -211,7 +211,9 @@ static void free_range(unsigned long start, unsigned long end)
 			order--;
 		zone->managed_pages += 1UL << order;
 		totalram_pages += 1UL << order;
+		spin_lock(&zone->lock);		/* as every change to the free lists */
 		__free_one_page(page, start, zone, order);
+		spin_unlock(&zone->lock);
 		start += 1UL << order;
 	}
 }

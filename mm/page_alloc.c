@@ -28,6 +28,7 @@
 #include "mm/page_alloc.h"
 #include "mm/mmzone.h"
 #include "mm/internal.h"
+#include "mm/mmdebug.h"
 #include "mm/oom.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
@@ -38,8 +39,22 @@
 
 /* ---------------------------------------------------------------- free lists */
 
+/*
+ * What must hold of every block that goes on or comes off a free list
+ * (mm/mmdebug.h): the zone's lock is held, the block is aligned to its
+ * order, and it lies in that zone (of that node).
+ */
+static void check_free_block(struct page *page, struct zone *zone, unsigned int order)
+{
+	VM_BUG_ON(!lockdep_is_held(&zone->lock));
+	VM_BUG_ON_PAGE(page_to_pfn(page) & ((1UL << order) - 1), page);
+	VM_BUG_ON_PAGE(page_zone(page) != zone, page);
+}
+
 static void add_to_free_list(struct page *page, struct zone *zone, unsigned int order)
 {
+	check_free_block(page, zone, order);
+	VM_BUG_ON_PAGE(PageBuddy(page) || page_test(page, PG_pcp), page);
 	page_set(page, PG_buddy);
 	page->private = order;
 	list_add(&page->lru, &zone->free_area[order].free_list);
@@ -48,6 +63,8 @@ static void add_to_free_list(struct page *page, struct zone *zone, unsigned int 
 
 static void del_from_free_list(struct page *page, struct zone *zone, unsigned int order)
 {
+	check_free_block(page, zone, order);
+	VM_BUG_ON_PAGE(!PageBuddy(page) || page->private != order, page);
 	list_del(&page->lru);
 	page_clear(page, PG_buddy);
 	page->private = 0;
@@ -77,6 +94,8 @@ static bool page_is_buddy(const struct page *page, const struct page *buddy, uns
  */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order)
 {
+	VM_BUG_ON_PAGE(page_to_pfn(page) != pfn, page);
+	check_free_block(page, zone, order);
 	zone->nr_free += 1UL << order;
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
@@ -122,10 +141,12 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 /* Move up to @count pages from the tail (the coldest) of @pcp back to the buddy lists. */
 static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int count)
 {
+	VM_BUG_ON(!irqs_disabled());	/* the list is this CPU's, and an interrupt may use it */
 	spin_lock(&zone->lock);
 	while (count-- > 0 && !list_empty(&pcp->list)) {
 		struct page *page = list_last_entry(&pcp->list, struct page, lru);
 
+		VM_BUG_ON_PAGE(!page_test(page, PG_pcp), page);
 		list_del(&page->lru);
 		page_clear(page, PG_pcp);
 		pcp->count--;
@@ -598,13 +619,12 @@ unsigned long get_zeroed_page(gfp_t gfp)
 
 /* ---------------------------------------------------------------- freeing */
 
-/* Free a block whose checks have passed. */
+/* Free a block whose checks have passed (and cleared PG_allocated). */
 static void free_block(struct page *page, unsigned int order)
 {
 	struct zone *zone = page_zone(page);
 	unsigned long flags;
 
-	page_clear(page, PG_allocated);
 	page->private = 0;
 	poison_block(page, order);
 	count_vm_event(PGFREE);
@@ -680,8 +700,8 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 	page = alloc_pages_caller(NUMA_NO_NODE, gfp, order, __builtin_return_address(0));
 	if (!page)
 		return NULL;
-	/* Split into independent order-0 pages, then free the tail. */
-	for (unsigned long i = 0; i < total; i++) {
+	/* Split into independent order-0 pages, then free the tail (never handed out). */
+	for (unsigned long i = 0; i < used; i++) {
 		page[i].private = 0;
 		page_set(&page[i], PG_allocated);
 	}

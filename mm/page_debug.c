@@ -76,12 +76,13 @@ static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 }
 
 /**
- * free_pages_check - may this block be freed?
+ * free_pages_check - may this block be freed?  If so, it is no longer allocated.
  * @page: what the caller passed
  * @order: the order it claims
  * @caller: who is freeing, for the report
  *
- * Return: true if the free may go ahead; false after reporting why not.
+ * Return: true if the free may go ahead (PG_allocated is now clear: the
+ * caller owns the free); false after reporting why not.
  */
 bool free_pages_check(struct page *page, unsigned int order, void *caller)
 {
@@ -91,13 +92,19 @@ bool free_pages_check(struct page *page, unsigned int order, void *caller)
 
 	/*
 	 * The common case, cheaply: the head of an allocated block, freed with
-	 * its order.  PG_allocated is cleared on free, so this also rules out
-	 * a double free (unless the pages were given out again meanwhile).
+	 * its order.  Clearing PG_allocated is the gate every free passes,
+	 * atomically: of two CPUs freeing the same block at once exactly one
+	 * clears it, and the other is reported as a double free.
 	 */
 	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(pfn) &&
 		   (page->flags & (1UL << PG_allocated | 1UL << PG_reserved)) == 1UL << PG_allocated &&
-		   page->private == order))
-		return true;
+		   page->private == order)) {
+		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
+					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))
+			return true;
+		bad_free(pfn, order, caller, "double free (freed twice at the same time)");
+		return false;
+	}
 
 	/* Something is wrong: work out what, for the report. */
 	if (order > MAX_PAGE_ORDER) {
@@ -185,6 +192,19 @@ void check_poison_block(struct page *page, unsigned int order)
 			}
 		}
 	}
+}
+
+/**
+ * dump_page - print what @page's struct page says, and why (for VM_BUG_ON_PAGE)
+ * @page: the page
+ * @reason: the check that failed
+ */
+void dump_page(const struct page *page, const char *reason)
+{
+	printk(KERN_EMERG "page:%p pfn:%#lx flags:%#lx(node=%d|zone=%u) private:%#lx\n",
+	       (const void *)page, page_to_pfn(page), page->flags, page_to_nid(page),
+	       page_zonenum(page), page->private);
+	printk(KERN_EMERG "page dumped because: %s\n", reason);
 }
 
 /**

@@ -316,6 +316,10 @@ SELFTESTS = [
      "selftest_panic_printing", 60,
      lambda r: any("panicked" in p and "panic_while_another_cpu_prints" in p
                    for p in r.problems)),
+    ("a spinlock taken twice on one CPU is reported, then panics, naming the case",
+     "selftest_spin_recursion", 60,
+     lambda r: any("panicked" in p and "spinlock_taken_twice" in p for p in r.problems)
+     and any("BUG: spinlock recursion" in line for line in r.failures[1])),
     ("a passing suite passes",
      "selftest_pass", 120,
      lambda r: r.passed >= 1 and r.failed == 0 and not r.problems),

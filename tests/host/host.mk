@@ -120,8 +120,9 @@ fuzz-buddy: fuzz-deps $(BUILD)/fuzz/fuzz_buddy
 
 # ---------------------------------------------------------------- benchmark
 
+# As the benchmark kernel: without the allocators' self-checks (mm/mmdebug.h).
 BENCH_HOST_CFLAGS := -std=gnu11 -g -O2 -Wall -Wextra -Werror -I. -Itests/host -DMM_HOSTED \
-	-DLOG_BUF_SIZE='(1UL << 20)'
+	-DLOG_BUF_SIZE='(1UL << 20)' -DCONFIG_DEBUG_VM=0
 
 $(BUILD)/bench-host/obj/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)

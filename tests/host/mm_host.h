@@ -183,6 +183,12 @@ static inline bool spin_is_locked(spinlock_t *lock)
 	return lock->locked;
 }
 
+/* One CPU runs at a time: a held lock is held by "this CPU". */
+static inline bool lockdep_is_held(spinlock_t *lock)
+{
+	return lock->locked;
+}
+
 #define spin_lock_irqsave(lock, flags)					\
 	do {								\
 		local_irq_save(flags);					\

@@ -437,6 +437,77 @@ static void nofail_wins_over_noretry_and_retry_mayfail(struct kunit *test)
 	}
 }
 
+/*
+ * Linux's rules for who may be killed (__alloc_pages_may_oom() and
+ * out_of_memory()): not for a caller that cannot use ZONE_NORMAL (killing
+ * rarely frees DMA or DMA32 memory), not for __GFP_THISNODE (the victim's
+ * memory may be on another node), not without __GFP_FS (reclaim was
+ * limited).  Each fails instead; a plain GFP_KERNEL then still kills.
+ */
+static void oom_killer_rules_follow_linux(struct kunit *test)
+{
+	static const gfp_t no_kill[] = {
+		GFP_KERNEL | __GFP_DMA32, GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_THISNODE,
+		GFP_NOFS, GFP_NOIO,
+	};
+
+	cache_setup(0, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	/* the low zones too, down to the watermark their own allocations see */
+	held_exhaust(&rctx.held, GFP_KERNEL | __GFP_DMA32 | __GFP_NORETRY | __GFP_NOWARN);
+	held_exhaust(&rctx.held, GFP_KERNEL | __GFP_DMA | __GFP_NORETRY | __GFP_NOWARN);
+	for (unsigned int i = 0; i < ARRAY_SIZE(no_kill); i++) {
+		mark();
+		KUNIT_EXPECT_NULL_MSG(test, keep(alloc_pages(no_kill[i] | __GFP_NOWARN, 0), 0),
+				      "gfp %#x", no_kill[i]);
+		KUNIT_EXPECT_EQ_MSG(test, rctx.big.kills, 0, "gfp %#x", no_kill[i]);
+		KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+		KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+	}
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 1);
+}
+
+/*
+ * GFP_KERNEL with interrupts off could wait forever for another CPU
+ * (reclaim drains every CPU's lists by IPI): reported once per caller, and
+ * the allocation goes on without reclaim.
+ */
+static __noinline struct page *alloc_with_interrupts_off(gfp_t gfp)
+{
+	unsigned long flags;
+	struct page *page;
+
+	local_irq_save(flags);
+	page = alloc_pages(gfp, 0);
+	local_irq_restore(flags);
+	return page;
+}
+
+static void sleeping_allocation_with_interrupts_off_is_reported(struct kunit *test)
+{
+	const char *log;
+
+	cache_setup(1, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_with_interrupts_off(GFP_KERNEL | __GFP_NOWARN), 0));
+	KUNIT_EXPECT_NULL(test, keep(alloc_with_interrupts_off(GFP_KERNEL | __GFP_NOWARN), 0));
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 0);
+	KUNIT_EXPECT_EQ(test, rctx.cache.scan_calls, 0);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	log = log_since(rctx.log_pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "BUG: sleeping allocation from invalid context "
+					   "by alloc_with_interrupts_off"), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "irqs_disabled(): 1"));
+	/* interrupts on again: the same call reclaims as usual */
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.scan_calls, 1);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "invalid context"));
+}
+
 static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_reclaims_before_oom),
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
@@ -451,6 +522,8 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),
 	KUNIT_CASE(nofail_wins_over_noretry_and_retry_mayfail),
+	KUNIT_CASE(oom_killer_rules_follow_linux),
+	KUNIT_CASE(sleeping_allocation_with_interrupts_off_is_reported),
 	{}
 };
 

@@ -78,29 +78,6 @@ static bool log_has(unsigned long since, const char *what)
 	return strstr(buf, what) != NULL;
 }
 
-static void recursion_is_reported_not_hung(struct kunit *test)
-{
-	DEFINE_SPINLOCK(lock);
-	unsigned long pos = printk_log_pos();
-	char expect[64];
-
-	spin_lock(&lock);
-	spin_lock(&lock);		/* the bug: would spin forever */
-	KUNIT_EXPECT_EQ(test, lock.recursion, 1);
-	spin_unlock(&lock);		/* undoes the reported take only */
-	KUNIT_EXPECT_TRUE(test, spin_is_locked(&lock));
-	spin_unlock(&lock);
-	KUNIT_EXPECT_FALSE(test, spin_is_locked(&lock));
-
-	snprintf(expect, sizeof(expect), "BUG: spinlock recursion on CPU#%u", smp_processor_id());
-	KUNIT_EXPECT_TRUE(test, log_has(pos, expect));
-	KUNIT_EXPECT_TRUE(test, log_has(pos, ".owner_cpu: 0, taken at recursion_is_reported_not_hung"));
-	/* The lock still works normally. */
-	spin_lock(&lock);
-	spin_unlock(&lock);
-	KUNIT_EXPECT_EQ(test, lock.recursion, 0);
-}
-
 static DEFINE_SPINLOCK(held_lock);
 static unsigned long holder_has_it, holder_release;
 
@@ -146,7 +123,6 @@ static void lockup_names_the_holder(struct kunit *test)
 static struct kunit_case smp_spinlock_cases[] = {
 	KUNIT_CASE(lock_protects_counter_on_all_cpus),
 	KUNIT_CASE(irqsave_restores_flags),
-	KUNIT_CASE(recursion_is_reported_not_hung),
 	KUNIT_CASE(lockup_names_the_holder),
 	{}
 };

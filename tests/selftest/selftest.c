@@ -5,14 +5,16 @@
  * `make test` judges.  The runner boots that kernel once per suite below
  * and checks that it reports each kind of breakage as it should: a failed
  * expectation, a fault inside a case (and recovery after it), an endless
- * loop, a triple fault, a panic, and an oops on another CPU (which no
- * case can catch: the kernel panics and stops the other CPUs).  If the runner ever stopped noticing
+ * loop, a triple fault, a panic, an oops on another CPU (which no case can
+ * catch: the kernel panics and stops the other CPUs), and a spinlock taken
+ * twice on one CPU (reported, then a panic).  If the runner ever stopped noticing
  * one of these, its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/workqueue.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
@@ -140,6 +142,27 @@ static struct kunit_suite panic_printing_suite = {
 	.test_cases = panic_printing_cases,
 };
 
+/* Taking a spinlock this CPU holds: reported, then the kernel stops. */
+static void spinlock_taken_twice(struct kunit *test)
+{
+	DEFINE_SPINLOCK(lock);
+
+	(void)test;
+	spin_lock(&lock);
+	spin_lock(&lock);	/* the bug: would wait for itself forever */
+	spin_unlock(&lock);
+	spin_unlock(&lock);
+}
+
+static struct kunit_case spin_recursion_cases[] = {
+	KUNIT_CASE(spinlock_taken_twice),
+	{}
+};
+static struct kunit_suite spin_recursion_suite = {
+	.name = "selftest_spin_recursion",
+	.test_cases = spin_recursion_cases,
+};
+
 static struct kunit_case pass_cases[] = {
 	KUNIT_CASE(passing_case),
 	{}
@@ -147,4 +170,4 @@ static struct kunit_case pass_cases[] = {
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
 
 kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
-		  &ap_oops_suite, &panic_printing_suite, &pass_suite);
+		  &ap_oops_suite, &panic_printing_suite, &spin_recursion_suite, &pass_suite);

@@ -1,0 +1,338 @@
+/*
+ * tests/kernel/smp_oom_test.c - the page allocator's last resorts with
+ * several CPUs at once.
+ *
+ *   - Two CPUs that run out of memory at the same moment kill one victim,
+ *     not two: the OOM killer runs under oom_lock, and the CPU that finds
+ *     it taken waits and retries (the first victim's memory serves both).
+ *   - unregister_oom_victim() of a victim that another CPU is killing
+ *     returns only when that kill is over.
+ *   - __GFP_NOFAIL without direct reclaim finds the pages that sit on
+ *     other CPUs' per-CPU lists (it has them drained) instead of spinning
+ *     forever, with interrupts on and with interrupts off.
+ *   - A GFP_KERNEL allocation from an interrupt handler is reported.
+ *   - Two CPUs freeing the same page at the same moment: exactly one free
+ *     wins, the other is reported, and the page is on one free list once.
+ *
+ * Each case skips on one CPU.  Memory is taken down with the helpers of
+ * page_alloc_test.h and given back at the end of each case.
+ */
+#include "page_alloc_test.h"
+#include "mm/oom.h"
+#include "kernel/smp.h"
+#include "kernel/workqueue.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/timer.h"
+
+#define DEADLINE_NS	(20ULL * 1000 * 1000 * 1000)
+
+/* Spin until *@p == @want or the deadline passes; true if it did. */
+static bool wait_for(unsigned long *p, unsigned long want)
+{
+	u64 end = ktime_get_ns() + DEADLINE_NS;
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
+		if (ktime_get_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+struct oom_test_victim {
+	struct oom_victim victim;
+	struct held_pages mem;
+	unsigned long kills;
+	unsigned long slow_kill_ms;	/* kill() takes this long */
+	unsigned long in_kill, kill_done;
+};
+
+static struct held_pages held;
+static struct oom_test_victim victims[2];
+static unsigned long free_before;
+
+static unsigned long victim_badness(struct oom_victim *v)
+{
+	return container_of(v, struct oom_test_victim, victim)->mem.nr_pages;
+}
+
+static void victim_kill(struct oom_victim *v)
+{
+	struct oom_test_victim *tv = container_of(v, struct oom_test_victim, victim);
+
+	__atomic_store_n(&tv->in_kill, 1, __ATOMIC_RELEASE);
+	if (tv->slow_kill_ms)
+		mdelay(tv->slow_kill_ms);
+	held_free_all(&tv->mem);
+	tv->kills++;
+	__atomic_store_n(&tv->kill_done, 1, __ATOMIC_RELEASE);
+}
+
+/* A victim holding @nr_blocks of the largest blocks the test holds. */
+static void victim_setup(struct oom_test_victim *v, const char *name, unsigned int nr_blocks)
+{
+	memset(v, 0, sizeof(*v));
+	held_init(&v->mem);
+	for (int o = MAX_PAGE_ORDER; o >= 0 && nr_blocks; o--) {
+		while (nr_blocks && held_move(&v->mem, &held, o))
+			nr_blocks--;
+	}
+	v->victim.name = name;
+	v->victim.badness = victim_badness;
+	v->victim.kill = victim_kill;
+	register_oom_victim(&v->victim);
+}
+
+static int smp_oom_init(struct kunit *test)
+{
+	held_init(&held);
+	for (unsigned int i = 0; i < ARRAY_SIZE(victims); i++) {
+		memset(&victims[i], 0, sizeof(victims[i]));	/* not registered */
+		held_init(&victims[i].mem);
+	}
+	drain_all_pages();
+	free_before = nr_free_pages();
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	return 0;
+}
+
+static void smp_oom_exit(struct kunit *test)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(victims); i++) {
+		unregister_oom_victim(&victims[i].victim);
+		held_free_all(&victims[i].mem);
+	}
+	held_free_all(&held);
+	drain_all_pages();
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), free_before);
+}
+
+/* ---------------------------------------------------------------- one kill at a time */
+
+static struct work_struct cpu1_work;
+static unsigned long go, cpu1_done;
+static struct page *cpu1_page;
+
+static void cpu1_allocates(struct work_struct *work)
+{
+	(void)work;
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	cpu1_page = alloc_pages(GFP_KERNEL, 0);
+	__atomic_store_n(&cpu1_done, 1, __ATOMIC_RELEASE);
+}
+
+static void two_cpus_out_of_memory_kill_one_victim(struct kunit *test)
+{
+	for (int round = 0; round < 3; round++) {
+		unsigned long kills = global_vm_event(OOM_KILL);
+		struct page *page;
+
+		/* down to the min watermark; each victim holds enough for both CPUs */
+		held_exhaust(&held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+		victim_setup(&victims[0], "smp_oom_victim_a", 4);
+		victim_setup(&victims[1], "smp_oom_victim_b", 4);
+		go = cpu1_done = 0;
+		cpu1_page = NULL;
+		INIT_WORK(&cpu1_work, cpu1_allocates);
+		schedule_work_on(1, &cpu1_work);
+		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		page = alloc_pages(GFP_KERNEL, 0);
+		KUNIT_ASSERT_TRUE(test, wait_for(&cpu1_done, 1));
+		KUNIT_EXPECT_NOT_NULL(test, page);
+		KUNIT_EXPECT_NOT_NULL(test, cpu1_page);
+		KUNIT_EXPECT_EQ_MSG(test, global_vm_event(OOM_KILL) - kills, 1, "round %d", round);
+		KUNIT_EXPECT_EQ(test, victims[0].kills + victims[1].kills, 1);
+		if (page)
+			held_add(&held, page, 0);
+		if (cpu1_page)
+			held_add(&held, cpu1_page, 0);
+		for (unsigned int i = 0; i < ARRAY_SIZE(victims); i++) {
+			unregister_oom_victim(&victims[i].victim);
+			held_free_all(&victims[i].mem);
+		}
+		held_free_all(&held);
+	}
+}
+
+/* ---------------------------------------------------------------- unregister during a kill */
+
+static void cpu1_allocates_no_go(struct work_struct *work)
+{
+	(void)work;
+	cpu1_page = alloc_pages(GFP_KERNEL, 0);
+	__atomic_store_n(&cpu1_done, 1, __ATOMIC_RELEASE);
+}
+
+static void unregister_waits_for_a_kill_in_flight(struct kunit *test)
+{
+	struct oom_test_victim *v = &victims[0];
+
+	held_exhaust(&held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	victim_setup(v, "smp_oom_slow_victim", 4);
+	v->slow_kill_ms = 50;
+	cpu1_done = 0;
+	cpu1_page = NULL;
+	INIT_WORK(&cpu1_work, cpu1_allocates_no_go);
+	schedule_work_on(1, &cpu1_work);
+	KUNIT_ASSERT_TRUE(test, wait_for(&v->in_kill, 1));
+	/* CPU 1 is inside kill(): this must wait until the kill is over */
+	unregister_oom_victim(&v->victim);
+	KUNIT_EXPECT_EQ(test, __atomic_load_n(&v->kill_done, __ATOMIC_ACQUIRE), 1);
+	KUNIT_ASSERT_TRUE(test, wait_for(&cpu1_done, 1));
+	KUNIT_EXPECT_NOT_NULL(test, cpu1_page);
+	if (cpu1_page)
+		held_add(&held, cpu1_page, 0);
+}
+
+/* ---------------------------------------------------------------- NOFAIL, no reclaim */
+
+static struct held_pages cpu1_pages;
+
+/* CPU 1 frees single pages: they wait on its per-CPU list (fewer than its high mark). */
+static void cpu1_frees_a_few(void *info)
+{
+	unsigned long n = (unsigned long)info;
+
+	for (unsigned long i = 0; i < n; i++) {
+		struct page *page = held_take(&cpu1_pages, 0);
+
+		if (page)
+			__free_pages(page, 0);
+	}
+}
+
+static __noinline struct page *nofail_with_interrupts_off(void)
+{
+	unsigned long flags;
+	struct page *page;
+
+	local_irq_save(flags);
+	page = alloc_pages(GFP_ATOMIC | __GFP_NOFAIL, 0);
+	local_irq_restore(flags);
+	return page;
+}
+
+/*
+ * Everything taken, even the reserves, except a few pages on CPU 1's
+ * per-CPU list: only draining that list can satisfy CPU 0.
+ */
+static void take_all_but_cpu1_list(struct kunit *test)
+{
+	struct page *page;
+
+	held_init(&cpu1_pages);
+	for (int i = 0; i < 4; i++) {
+		page = alloc_pages(GFP_KERNEL, 0);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		held_add(&cpu1_pages, page, 0);
+	}
+	held_exhaust(&held, GFP_NOWAIT | __GFP_MEMALLOC | __GFP_NOWARN);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(1, cpu1_frees_a_few, (void *)2UL, 1), 0);
+	KUNIT_ASSERT_NULL(test, alloc_pages(GFP_NOWAIT | __GFP_MEMALLOC | __GFP_NOWARN, 0));
+}
+
+static void nofail_without_reclaim_drains_other_cpus(struct kunit *test)
+{
+	struct page *page;
+
+	take_all_but_cpu1_list(test);
+	page = alloc_pages(GFP_NOWAIT | __GFP_NOFAIL, 0);	/* interrupts on: by IPI */
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	if (page)
+		held_add(&held, page, 0);
+	held_free_all(&cpu1_pages);
+	held_free_all(&held);
+
+	take_all_but_cpu1_list(test);
+	page = nofail_with_interrupts_off();		/* off: by CPU 1's deferred work */
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	if (page)
+		held_add(&held, page, 0);
+	held_free_all(&cpu1_pages);
+}
+
+/* ---------------------------------------------------------------- from an interrupt handler */
+
+static struct page *irq_page;
+
+static void allocate_in_handler(void *info)
+{
+	(void)info;
+	irq_page = alloc_pages(GFP_KERNEL, 0);
+}
+
+static void gfp_kernel_from_an_interrupt_handler_is_reported(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos(), bad = global_vm_event(ALLOC_BAD_CONTEXT);
+
+	irq_page = NULL;
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(1, allocate_in_handler, NULL, 1), 0);
+	KUNIT_EXPECT_NOT_NULL(test, irq_page);	/* memory is plentiful: no reclaim needed */
+	if (irq_page)
+		__free_pages(irq_page, 0);
+	KUNIT_EXPECT_EQ(test, global_vm_event(ALLOC_BAD_CONTEXT) - bad, 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "BUG: sleeping allocation from "
+					   "invalid context by allocate_in_handler"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "in_interrupt(): 1"));
+}
+
+/* ---------------------------------------------------------------- a double free race */
+
+#define RACE_ROUNDS	400
+
+static struct page *race_page;
+static unsigned long race_round, race_done;
+
+static void cpu1_frees_the_page(struct work_struct *work)
+{
+	(void)work;
+	for (unsigned long r = 1; r <= RACE_ROUNDS; r++) {
+		if (!wait_for(&race_round, r))
+			return;
+		__free_pages(race_page, 0);
+		__atomic_store_n(&race_done, r, __ATOMIC_RELEASE);
+	}
+}
+
+static void a_page_freed_twice_at_once_is_freed_once(struct kunit *test)
+{
+	unsigned long bad = global_vm_event(PGALLOC_BAD_FREE);
+	unsigned long pos = printk_log_pos();
+
+	race_round = race_done = 0;
+	INIT_WORK(&cpu1_work, cpu1_frees_the_page);
+	schedule_work_on(1, &cpu1_work);
+	for (unsigned long r = 1; r <= RACE_ROUNDS; r++) {
+		race_page = alloc_pages(GFP_KERNEL, 0);
+		KUNIT_ASSERT_NOT_NULL(test, race_page);
+		__atomic_store_n(&race_round, r, __ATOMIC_RELEASE);
+		__free_pages(race_page, 0);
+		KUNIT_ASSERT_TRUE(test, wait_for(&race_done, r));
+	}
+	flush_work(&cpu1_work);
+	drain_all_pages();
+	/* one free per round won; the other was reported */
+	KUNIT_EXPECT_EQ(test, global_vm_event(PGALLOC_BAD_FREE) - bad, RACE_ROUNDS);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "double free"));
+	/* and no page went on a free list twice (exit checks the total too) */
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), free_before);
+}
+
+static struct kunit_case smp_oom_cases[] = {
+	KUNIT_CASE(two_cpus_out_of_memory_kill_one_victim),
+	KUNIT_CASE(unregister_waits_for_a_kill_in_flight),
+	KUNIT_CASE(nofail_without_reclaim_drains_other_cpus),
+	KUNIT_CASE(gfp_kernel_from_an_interrupt_handler_is_reported),
+	KUNIT_CASE(a_page_freed_twice_at_once_is_freed_once),
+	{}
+};
+
+static struct kunit_suite smp_oom_suite = {
+	.name = "smp_oom",
+	.init = smp_oom_init,
+	.exit = smp_oom_exit,
+	.test_cases = smp_oom_cases,
+};
+kunit_test_suite(smp_oom_suite);
