@@ -18,11 +18,18 @@
 
 #define BOOT_MAPPED_LIMIT	(4ULL << 30)	/* what the boot page tables map at PAGE_OFFSET */
 
-static phys_addr_t memblock_table_page(void)
+/* Page-table pages: from memblock at boot (one CPU: gfp does not matter)... */
+static phys_addr_t memblock_table_page(gfp_t gfp)
 {
 	void *p = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
 
+	(void)gfp;
 	return p ? __pa(p) : 0;
+}
+
+static void memblock_free_table_page(phys_addr_t page)
+{
+	memblock_phys_free(page, PAGE_SIZE);
 }
 
 static void *memblock_percpu_area(unsigned long size)
@@ -30,11 +37,17 @@ static void *memblock_percpu_area(unsigned long size)
 	return memblock_alloc(ALIGN(size, PAGE_SIZE), PAGE_SIZE);
 }
 
-static phys_addr_t buddy_table_page(void)
+/* ... and from the buddy allocator afterwards, with the caller's gfp. */
+static phys_addr_t buddy_table_page(gfp_t gfp)
 {
-	unsigned long addr = get_zeroed_page(GFP_KERNEL);
+	unsigned long addr = get_zeroed_page(gfp);
 
 	return addr ? __pa((void *)addr) : 0;
+}
+
+static void buddy_free_table_page(phys_addr_t page)
+{
+	free_page((unsigned long)__va(page));
 }
 
 /* Back the part of vmemmap that describes frames [start_pfn, end_pfn). */
@@ -48,8 +61,8 @@ static void vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
 
 		if (kernel_page_mapped(va))
 			continue;	/* shared with the previous range */
-		page = memblock_table_page();
-		if (!page || map_kernel_page(va, page, PAGE_KERNEL))
+		page = memblock_table_page(GFP_KERNEL);
+		if (!page || map_kernel_page(va, page, PAGE_KERNEL, GFP_KERNEL))
 			panic("mm: no memory for the struct page array");
 	}
 }
@@ -84,7 +97,7 @@ void mm_init(void)
 	BUILD_BUG_ON(sizeof(struct page) > 32);
 	memblock.limit = BOOT_MAPPED_LIMIT;
 	memblock_dump();
-	pgtable_set_allocator(memblock_table_page);
+	pgtable_set_allocator(memblock_table_page, memblock_free_table_page);
 	for_each_memblock(memory, r)
 		ram[n++] = (struct phys_range){ r->base, r->base + r->size };
 	paging_init(ram, n);
@@ -93,5 +106,5 @@ void mm_init(void)
 	/* Before mm_core_init(): the zones' per-CPU lists come from alloc_percpu(). */
 	setup_per_cpu_areas(memblock_percpu_area);
 	mm_core_init();
-	pgtable_set_allocator(buddy_table_page);
+	pgtable_set_allocator(buddy_table_page, buddy_free_table_page);
 }

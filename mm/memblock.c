@@ -96,6 +96,12 @@ static int remove_range(struct memblock_type *type, phys_addr_t base, phys_addr_
 	return 0;
 }
 
+/** memblock_phys_free - give back [@base, @base+@size) that memblock_alloc() reserved */
+void memblock_phys_free(phys_addr_t base, phys_addr_t size)
+{
+	remove_range(&memblock.reserved, base, size);
+}
+
 /** memblock_add - record RAM [@base, @base+@size) on node 0 */
 int memblock_add(phys_addr_t base, phys_addr_t size)
 {

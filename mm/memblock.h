@@ -40,6 +40,7 @@ int memblock_reserve(phys_addr_t base, phys_addr_t size);
 int memblock_remove(phys_addr_t base, phys_addr_t size);
 phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align);
 void *memblock_alloc(phys_addr_t size, phys_addr_t align);
+void memblock_phys_free(phys_addr_t base, phys_addr_t size);
 bool memblock_is_memory(phys_addr_t addr);
 bool memblock_is_reserved(phys_addr_t addr);
 phys_addr_t memblock_phys_mem_size(void);

@@ -530,11 +530,35 @@ fail:
 	return NULL;
 }
 
+/*
+ * A __GFP_COMP block: its head is marked, and every other page points to
+ * it (compound_head()), so that an address anywhere in the block leads to
+ * the page that describes the whole block.
+ */
+static void prep_compound_page(struct page *page, unsigned int order)
+{
+	page_set(page, PG_head);
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		WRITE_ONCE(page[i].compound_head, (unsigned long)page + 1);
+}
+
+/* Undo prep_compound_page() on a block being freed. */
+static void free_compound_page(struct page *page, unsigned int order)
+{
+	page_clear(page, PG_head);
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		VM_BUG_ON_PAGE(compound_head(&page[i]) != page, &page[i]);
+		WRITE_ONCE(page[i].compound_head, 0);
+	}
+}
+
 /* Make a block ready to hand out: record its order, check poison, zero it. */
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
 	page->private = order;
 	page_set(page, PG_allocated);
+	if ((gfp & __GFP_COMP) && order)
+		prep_compound_page(page, order);
 	check_poison_block(page, order);
 	if (gfp & __GFP_ZERO) {
 		for (unsigned long i = 0; i < (1UL << order); i++)
@@ -625,6 +649,8 @@ static void free_block(struct page *page, unsigned int order)
 	struct zone *zone = page_zone(page);
 	unsigned long flags;
 
+	if (unlikely(PageHead(page)))
+		free_compound_page(page, order);
 	page->private = 0;
 	poison_block(page, order);
 	count_vm_event(PGFREE);
@@ -697,6 +723,8 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 
 	if (!size)
 		return NULL;
+	/* The block is cut into single pages below: it cannot be compound (Linux agrees). */
+	gfp &= ~__GFP_COMP;
 	page = alloc_pages_caller(NUMA_NO_NODE, gfp, order, __builtin_return_address(0));
 	if (!page)
 		return NULL;

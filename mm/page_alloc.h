@@ -18,22 +18,56 @@
 #define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
 #define PAGE_ALLOC_COSTLY_ORDER	3	/* above this, no OOM killer */
 
+struct kmem_cache;
+
 /*
  * struct page - what the kernel knows about one physical page frame.
  *
- * 32 bytes for every 4 KiB page (0.8% of RAM).  What the fields mean
- * depends on who owns the page:
- *   free, first page of a buddy block:  PG_buddy, lru on the zone's free
- *                                        list, private = order
- *   free, on a per-CPU list:             PG_pcp, lru on that CPU's list
- *   allocated, first page of the block:  PG_allocated, private = order
- *   other pages of a block:              nothing (flags 0 but zone/node)
+ * 32 bytes for every 4 KiB page (0.8% of RAM): flags, then 24 bytes whose
+ * meaning depends on who owns the page (a union, as in Linux):
+ *
+ *   free, first page of a buddy block:   PG_buddy, lru on the zone's free
+ *                                         list, private = order
+ *   free, on a per-CPU list:              PG_pcp, lru on that CPU's list
+ *   allocated, first page of the block:   PG_allocated, private = order;
+ *                                         lru is the owner's to use
+ *   ... of a __GFP_COMP block:            also PG_head
+ *   other pages of a __GFP_COMP block:    compound_head = head page + 1
+ *   other pages of any other block:       nothing (flags 0 but zone/node)
+ *   first page of a slab (mm/slab.c):     also PG_slab; slab_cache,
+ *                                         freelist, counters, list links
  *   never usable (hole, firmware, the kernel image): PG_reserved
+ *
+ *            offset 0      8                  16               24      32
+ *   buddy    [ flags  |  lru.next         |  lru.prev       |  private  ]
+ *   tail     [ flags  |  compound_head    |                 |           ]
+ *   slab     [ flags  |  slab_cache       |  slab_next/prev |  freelist, inuse, objects ]
+ *
+ * compound_head shares its word with lru.next and slab_cache, which are
+ * pointers to 8-byte-aligned things, so their bit 0 is always clear:
+ * bit 0 set means "tail page", and compound_head() finds the head of any
+ * page of a compound block in O(1), as Linux's does.  That is how kfree()
+ * gets from any address in a multi-page slab or a large kmalloc to the
+ * page that describes it.
  */
 struct page {
 	unsigned long flags;		/* PG_* bits; zone and node in the top bits */
-	struct list_head lru;		/* free-list link */
-	unsigned long private;		/* order of the block (see above) */
+	union {
+		struct {			/* the buddy allocator's */
+			struct list_head lru;	/* free-list link */
+			unsigned long private;	/* order of the block (see above) */
+		};
+		struct {			/* a tail page of a compound block */
+			unsigned long compound_head;	/* the head's address, bit 0 set */
+		};
+		struct {			/* a slab (mm/slab.c: Linux's struct slab) */
+			struct kmem_cache *slab_cache;	/* the cache it belongs to */
+			u32 slab_next, slab_prev;	/* pfns of its neighbours on a slab list */
+			u32 freelist;			/* first free object: offset + 1, or 0 */
+			u16 inuse;			/* objects not free in the slab */
+			u16 objects;			/* objects in the slab */
+		};
+	};
 };
 
 /* Bits in page->flags */
@@ -44,6 +78,7 @@ enum pageflags {
 	PG_allocated,	/* first page of a block alloc_pages() handed out */
 	PG_poisoned,	/* free and filled with PAGE_POISON (see page_poison.c) */
 	PG_slab,	/* owned by the slab allocator */
+	PG_head,	/* first page of a __GFP_COMP block: the others know it */
 };
 
 #define ZONES_SHIFT	56	/* page->flags bits 56..57: zone index */
@@ -67,6 +102,35 @@ static inline void page_clear(struct page *page, enum pageflags bit)
 #define PageReserved(p)		page_test(p, PG_reserved)
 #define PageBuddy(p)		page_test(p, PG_buddy)
 #define PageSlab(p)		page_test(p, PG_slab)
+#define PageHead(p)		page_test(p, PG_head)
+
+/* Is @page a tail page of a compound block? */
+static inline bool PageTail(const struct page *page)
+{
+	return READ_ONCE(page->compound_head) & 1;
+}
+
+/* Is @page any page (head or tail) of a compound block? */
+static inline bool PageCompound(const struct page *page)
+{
+	return PageHead(page) || PageTail(page);
+}
+
+/* The first page of @page's compound block, or @page itself if it is not a tail. */
+static inline struct page *compound_head(const struct page *page)
+{
+	unsigned long head = READ_ONCE(page->compound_head);
+
+	if (head & 1)
+		return (struct page *)(head - 1);
+	return (struct page *)page;
+}
+
+/* The order of a compound block, from its head (0 for a page that is not one). */
+static inline unsigned int compound_order(const struct page *page)
+{
+	return PageHead(page) ? (unsigned int)page->private : 0;
+}
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {
@@ -86,6 +150,12 @@ static inline void *page_address(const struct page *page)
 static inline struct page *virt_to_page(const void *addr)
 {
 	return pfn_to_page(__pa(addr) >> PAGE_SHIFT);
+}
+
+/* The head page of the block @addr is in (Linux's virt_to_head_page()). */
+static inline struct page *virt_to_head_page(const void *addr)
+{
+	return compound_head(virt_to_page(addr));
 }
 
 static inline int page_to_nid(const struct page *page)

@@ -116,6 +116,10 @@ bool free_pages_check(struct page *page, unsigned int order, void *caller)
 		bad_free(pfn, order, caller, "reserved page (never given out by the allocator)");
 	} else if (pfn_is_free(pfn)) {
 		bad_free(pfn, order, caller, "double free (the page is already free)");
+	} else if (PageTail(page)) {
+		snprintf(why, sizeof(why), "interior page of the order-%u block at pfn %#lx",
+			 compound_order(compound_head(page)), page_to_pfn(compound_head(page)));
+		bad_free(pfn, order, caller, why);
 	} else if (!page_test(page, PG_allocated)) {
 		unsigned long head = enclosing_block(pfn, &real_order);
 

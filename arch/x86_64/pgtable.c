@@ -16,7 +16,18 @@
  * mappings (the struct page array, firmware tables through memremap(),
  * device registers through ioremap(), and later vmalloc) are added with
  * map_kernel_range() and map_kernel_page().  New page-table pages come from
- * an allocator mm/ registers (memblock at boot, the buddy allocator after).
+ * an allocator mm/ registers (memblock at boot, the buddy allocator after),
+ * with the gfp flags the caller passes.
+ *
+ * Several CPUs may map at once, so the rules are strict:
+ *   - a missing table is allocated first, then installed with cmpxchg; if
+ *     another CPU installed one meanwhile, ours is freed and theirs used:
+ *     no table is lost or leaked, no mapping overwritten;
+ *   - mapping over a present entry is refused and reported (as xv6 panics
+ *     on "remap"): two owners of one address is always a bug;
+ *   - map_kernel_range() either maps the whole range or, if a table cannot
+ *     be allocated half-way, unmaps what it mapped and fails.
+ * Page-table pages that become empty stay (as Linux's kernel tables do).
  * Nothing here flushes other CPUs' TLBs: callers that unmap use
  * flush_tlb_kernel_range().
  */
@@ -24,6 +35,8 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "lib/err.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define PGDIR_SHIFT	39
@@ -40,7 +53,8 @@ extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
 extern const char boot_stack_guard[];
 
 static u64 *init_top_pgt;	/* the PML4 every CPU uses after paging_init() */
-static phys_addr_t (*alloc_table_page)(void);
+static phys_addr_t (*alloc_table_page)(gfp_t gfp);
+static void (*free_table_page)(phys_addr_t page);
 static bool has_gbpages;
 
 static unsigned int pt_index(unsigned long va, unsigned int level)
@@ -48,10 +62,15 @@ static unsigned int pt_index(unsigned long va, unsigned int level)
 	return (va >> (PAGE_SHIFT + 9 * (level - 1))) & (PTRS_PER_TABLE - 1);
 }
 
-/** pgtable_set_allocator - where new page-table pages come from (zeroed, page-aligned) */
-void pgtable_set_allocator(phys_addr_t (*alloc_zeroed_page)(void))
+/**
+ * pgtable_set_allocator - where new page-table pages come from, and go back to
+ * @alloc: returns a zeroed, page-aligned page (its physical address), or 0
+ * @free: takes back a page @alloc gave that lost the race to be installed
+ */
+void pgtable_set_allocator(phys_addr_t (*alloc)(gfp_t gfp), void (*free)(phys_addr_t page))
 {
-	alloc_table_page = alloc_zeroed_page;
+	alloc_table_page = alloc;
+	free_table_page = free;
 }
 
 static u64 *current_top(void)
@@ -60,71 +79,110 @@ static u64 *current_top(void)
 }
 
 /*
- * The entry for @va at @level (4 = PML4 ... 1 = PT), creating the tables on
- * the way when @create.  Returns NULL if a table is missing (or cannot be
- * allocated) or a large page is in the way.
+ * Install the new table @page in @entry unless another CPU was first; return
+ * the entry as it is now.  The loser frees its page: nothing is lost.
  */
-static u64 *walk(unsigned long va, unsigned int level, bool create)
+static u64 install_table(u64 *entry, u64 old, phys_addr_t page)
+{
+	u64 new = page | _PAGE_TABLE;
+
+	if (__atomic_compare_exchange_n(entry, &old, new, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return new;
+	free_table_page(page);
+	return old;
+}
+
+/*
+ * The entry for @va at @level (4 = PML4 ... 1 = PT), creating the tables on
+ * the way with @gfp when @create.  Returns ERR_PTR(-ENOMEM) if a table is
+ * missing and cannot be allocated (or @create is false), ERR_PTR(-EEXIST)
+ * if a large page maps the address above @level.
+ */
+static u64 *walk(unsigned long va, unsigned int level, bool create, gfp_t gfp)
 {
 	u64 *table = current_top();
 
 	for (unsigned int l = 4; l > level; l--) {
 		u64 *entry = &table[pt_index(va, l)];
+		u64 e = __atomic_load_n(entry, __ATOMIC_ACQUIRE);
 
-		if (!(*entry & _PAGE_PRESENT)) {
+		if (!(e & _PAGE_PRESENT)) {
 			phys_addr_t page;
 
-			if (!create || !alloc_table_page || !(page = alloc_table_page()))
-				return NULL;
-			*entry = page | _PAGE_TABLE;
-		} else if (*entry & _PAGE_PSE) {
-			return NULL;
+			if (!create || !alloc_table_page || !(page = alloc_table_page(gfp)))
+				return ERR_PTR(-ENOMEM);
+			e = install_table(entry, e, page);
 		}
-		table = __va(*entry & PTE_PFN_MASK);
+		if (e & _PAGE_PSE)
+			return ERR_PTR(-EEXIST);
+		table = __va(e & PTE_PFN_MASK);
 	}
 	return &table[pt_index(va, level)];
 }
 
-static int set_entry(unsigned long va, phys_addr_t pa, pgprot_t prot, unsigned int level)
+static int set_entry(unsigned long va, phys_addr_t pa, pgprot_t prot, unsigned int level,
+		     gfp_t gfp)
 {
-	u64 *entry = walk(va, level, true);
-	u64 large = level > 1 ? _PAGE_PSE : 0;
+	u64 *entry = walk(va, level, true, gfp);
+	u64 new = pa | pgprot_val(prot) | (level > 1 ? _PAGE_PSE : 0), old = 0;
 
-	if (!entry) {
-		pr_err("pgtable: cannot map %#lx (no memory for a table, or a large page in the way)\n",
-		       va);
-		return -1;
+	if (IS_ERR(entry)) {
+		if (PTR_ERR(entry) == -EEXIST)
+			pr_err("pgtable: cannot map %#lx: a large page maps it already\n", va);
+		else if (!(gfp & __GFP_NOWARN))
+			pr_err("pgtable: cannot map %#lx: no memory for a page table\n", va);
+		return (int)PTR_ERR(entry);
 	}
-	*entry = pa | pgprot_val(prot) | large;
+	if (!__atomic_compare_exchange_n(entry, &old, new, false, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED)) {
+		pr_err("pgtable: cannot map %#lx to %#llx: already mapped to %#llx\n", va,
+		       (unsigned long long)pa, (unsigned long long)(old & PTE_PFN_MASK));
+		return -EEXIST;
+	}
 	return 0;
 }
 
 /**
  * map_kernel_page - map one 4 KiB page
- * @va: kernel virtual address, page-aligned
+ * @va: kernel virtual address, page-aligned, not mapped
  * @pa: physical address, page-aligned
  * @prot: PAGE_KERNEL and friends
+ * @gfp: for the page-table pages it may need (GFP_KERNEL, or a gfp that
+ *	 does not sleep); with __GFP_NOWARN an allocation failure is silent
  *
- * Context: may allocate page-table pages; caller serialises.
- * Return: 0, or -1 if a page table could not be allocated.
+ * Safe against other CPUs mapping nearby addresses at the same time.
+ * Context: as @gfp allows.
+ * Return: 0; -ENOMEM if a page table could not be allocated; -EEXIST
+ * (reported) if @va is mapped already.
  */
-int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot)
+int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot, gfp_t gfp)
 {
-	return set_entry(va, pa, prot, 1);
+	return set_entry(va, pa, prot, 1, gfp);
 }
 
 /**
  * map_kernel_range - map [@va, @va+@size) to [@pa, ...) with the largest pages that fit
+ * @va: page-aligned start, none of it mapped
+ * @pa: page-aligned physical start
+ * @size: bytes, a multiple of PAGE_SIZE
+ * @prot: PAGE_KERNEL and friends
+ * @gfp: for page-table pages, as map_kernel_page()
  *
- * Return: 0, or -1 if a page table could not be allocated.
+ * All or nothing: if it fails half-way, what it mapped is unmapped again
+ * (the page tables it allocated stay).
+ * Context: as @gfp allows.
+ * Return: 0, or as map_kernel_page().
  */
-int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot)
+int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot,
+		     gfp_t gfp)
 {
-	unsigned long end = va + size;
+	unsigned long start = va, end = va + size;
 
 	while (va < end) {
 		unsigned int level = 1;
 		unsigned long step = PAGE_SIZE;
+		int err;
 
 		if (has_gbpages && IS_ALIGNED(va | pa, PUD_SIZE) && end - va >= PUD_SIZE) {
 			level = 3;
@@ -133,8 +191,11 @@ int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgpro
 			level = 2;
 			step = PMD_SIZE;
 		}
-		if (set_entry(va, pa, prot, level))
-			return -1;
+		err = set_entry(va, pa, prot, level, gfp);
+		if (err) {
+			unmap_kernel_range(start, va - start);
+			return err;
+		}
 		va += step;
 		pa += step;
 	}
@@ -182,13 +243,41 @@ bool kernel_page_mapped(unsigned long va)
  */
 u64 unmap_kernel_page(unsigned long va)
 {
-	u64 *entry = walk(va, 1, false), old;
+	u64 *entry = walk(va, 1, false, 0);
 
-	if (!entry)
+	if (IS_ERR(entry))
 		return 0;
-	old = *entry;
-	*entry = 0;
-	return old;
+	return __atomic_exchange_n(entry, 0, __ATOMIC_ACQ_REL);
+}
+
+/**
+ * unmap_kernel_range - clear every mapping of [@va, @va+@size), whatever its page size
+ *
+ * A large page must lie wholly inside the range (they are not split); one
+ * that does not is reported and left mapped.  The TLB is not flushed: the
+ * caller must (flush_tlb_kernel_range()).
+ */
+void unmap_kernel_range(unsigned long va, unsigned long size)
+{
+	unsigned long end = va + size;
+
+	while (va < end) {
+		unsigned int level;
+		u64 *entry = lookup_kernel_pte(va, &level);
+		unsigned long step = 1UL << (PAGE_SHIFT + 9 * (level - 1));
+
+		if (!entry) {
+			va = ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE;
+			continue;
+		}
+		if (!IS_ALIGNED(va, step) || end - va < step) {
+			pr_err("pgtable: not unmapping %#lx: part of a larger page\n", va);
+			va = ALIGN_DOWN(va, step) + step;
+			continue;
+		}
+		__atomic_store_n(entry, 0, __ATOMIC_RELEASE);
+		va += step;
+	}
 }
 
 static void map_image_part(const char *start, const char *end, pgprot_t prot)
@@ -196,7 +285,8 @@ static void map_image_part(const char *start, const char *end, pgprot_t prot)
 	for (unsigned long va = (unsigned long)start; va < (unsigned long)end; va += PAGE_SIZE) {
 		if (va == (unsigned long)boot_stack_guard)
 			continue;	/* the guard stays unmapped */
-		map_kernel_page(va, __pa((void *)va), prot);
+		if (map_kernel_page(va, __pa((void *)va), prot, GFP_KERNEL))
+			panic("paging_init: cannot map the kernel image");
 	}
 }
 
@@ -214,18 +304,18 @@ static int map_direct(phys_addr_t start, phys_addr_t end)
 
 	if (start < min(end, win_start) &&
 	    map_kernel_range((unsigned long)__va(start), start, min(end, win_start) - start,
-			     PAGE_KERNEL))
+			     PAGE_KERNEL, GFP_KERNEL))
 		return -1;
 	for (phys_addr_t p = lo; p < hi; p += PAGE_SIZE) {
 		bool read_only = p >= __pa(_text) && p < __pa(_erodata);
 
 		if (map_kernel_page((unsigned long)__va(p), p,
-				    read_only ? PAGE_KERNEL_RO : PAGE_KERNEL))
+				    read_only ? PAGE_KERNEL_RO : PAGE_KERNEL, GFP_KERNEL))
 			return -1;
 	}
 	if (max(start, win_end) < end &&
 	    map_kernel_range((unsigned long)__va(max(start, win_end)), max(start, win_end),
-			     end - max(start, win_end), PAGE_KERNEL))
+			     end - max(start, win_end), PAGE_KERNEL, GFP_KERNEL))
 		return -1;
 	return 0;
 }
@@ -246,7 +336,7 @@ void paging_init(const struct phys_range *ram, unsigned int nr_ranges)
 
 	cpuid(0x80000001, 0, &a, &b, &c, &d);
 	has_gbpages = d & (1U << 26);
-	top = alloc_table_page();
+	top = alloc_table_page(GFP_KERNEL);
 	if (!top)
 		panic("paging_init: no memory for the top-level page table");
 	/* Build the new tables while the boot tables are live; switch at the end. */
@@ -276,7 +366,7 @@ static void *remap(phys_addr_t phys, size_t size, pgprot_t prot)
 	for (phys_addr_t p = start; p < end; p += PAGE_SIZE) {
 		unsigned long va = (unsigned long)__va(p);
 
-		if (!kernel_page_mapped(va) && map_kernel_page(va, p, prot))
+		if (!kernel_page_mapped(va) && map_kernel_page(va, p, prot, GFP_KERNEL))
 			return NULL;
 	}
 	return __va(phys);

@@ -12,6 +12,7 @@
 
 #include "lib/compiler.h"
 #include "arch/x86_64/page.h"
+#include "mm/gfp.h"
 
 #define _PAGE_PRESENT	(1UL << 0)
 #define _PAGE_RW	(1UL << 1)
@@ -46,13 +47,15 @@ struct phys_range {
 };
 
 void zap_boot_identity_map(void);
-void pgtable_set_allocator(phys_addr_t (*alloc_zeroed_page)(void));
+void pgtable_set_allocator(phys_addr_t (*alloc)(gfp_t gfp), void (*free)(phys_addr_t page));
 void paging_init(const struct phys_range *ram, unsigned int nr_ranges);
 bool paging_ready(void);
 
-int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot);
-int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot);
+int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot,
+		     gfp_t gfp);
+int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot, gfp_t gfp);
 u64 unmap_kernel_page(unsigned long va);
+void unmap_kernel_range(unsigned long va, unsigned long size);
 u64 *lookup_kernel_pte(unsigned long va, unsigned int *level);
 bool kernel_page_mapped(unsigned long va);
 

@@ -112,12 +112,8 @@ static unsigned long map_ap_stack(unsigned int cpu)
 	unsigned long bottom = ap_stack_bottom(cpu);
 	u8 *mem = ap_alloc_pages ? ap_alloc_pages(AP_STACK_ORDER) : NULL;
 
-	if (!mem)
+	if (!mem || map_kernel_range(bottom, __pa(mem), AP_STACK_SIZE, PAGE_KERNEL, GFP_KERNEL))
 		return 0;
-	for (unsigned long off = 0; off < AP_STACK_SIZE; off += PAGE_SIZE) {
-		if (map_kernel_page(bottom + off, __pa(mem + off), PAGE_KERNEL))
-			return 0;
-	}
 	return bottom + AP_STACK_SIZE;
 }
 

@@ -130,7 +130,8 @@ static void check_free_list(struct zone *zone, int nid, int z, unsigned int orde
 		if ((int)page_zonenum(page) != z || page_to_nid(page) != nid)
 			PROBLEM("%s order %u: pfn %#lx belongs to node %d zone %u", zone->name,
 				order, pfn, page_to_nid(page), page_zonenum(page));
-		if (page->flags & ((1UL << PG_reserved) | (1UL << PG_pcp) | (1UL << PG_allocated)))
+		if (page->flags & ((1UL << PG_reserved) | (1UL << PG_pcp) | (1UL << PG_allocated) |
+				   (1UL << PG_head)))
 			PROBLEM("%s order %u: free pfn %#lx has flags %#lx", zone->name, order, pfn,
 				page->flags);
 		set_bit_(heads, pfn);
@@ -151,6 +152,9 @@ static void check_free_list(struct zone *zone, int nid, int z, unsigned int orde
 					      (1UL << PG_allocated) | (1UL << PG_reserved))))
 				PROBLEM("%s order %u: interior pfn %#lx of free block %#lx has flags %#lx",
 					zone->name, order, pfn + i, pfn, p->flags);
+			if (i && PageTail(p))
+				PROBLEM("%s order %u: interior pfn %#lx of free block %#lx is still a "
+					"compound tail", zone->name, order, pfn + i, pfn);
 			if (i && !same_links(p, page))
 				PROBLEM("%s order %u: block at %#lx crosses into another zone at %#lx",
 					zone->name, order, pfn, pfn + i);
@@ -556,6 +560,13 @@ static void record_block(struct bmodel *m, unsigned long pfn, unsigned int order
 	if (!page_test(page, PG_allocated) || page->private != order)
 		check_fail("alloc order %u: pfn %#lx has flags %#lx private %lu", order, pfn,
 			   page->flags, page->private);
+	if (PageHead(page) != ((gfp & __GFP_COMP) && order))
+		check_fail("alloc gfp %#x order %u: PG_head is %d", gfp, order, PageHead(page));
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		if (compound_head(page + i) != (PageHead(page) ? page : page + i))
+			check_fail("alloc gfp %#x order %u: pfn %#lx does not know its head", gfp,
+				   order, pfn + i);
+	}
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		if (!host_pfn_is_ram(pfn + i) || host_pfn_is_reserved(pfn + i)) {
 			check_fail("alloc order %u at pfn %#lx: pfn %#lx is not free RAM", order, pfn,

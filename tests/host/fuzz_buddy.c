@@ -74,6 +74,8 @@ static gfp_t gfp_of(unsigned int b)
 
 	if (b & 0x20)
 		gfp |= __GFP_ZERO;
+	if (b & 0x80)
+		gfp |= __GFP_COMP;
 	if (!(b & 0x40))
 		gfp |= __GFP_NOWARN;
 	return gfp;

@@ -1353,6 +1353,8 @@ static gfp_t random_gfp(void)
 		gfp |= __GFP_DMA32;
 	if ((r >> 4) % 16 == 0)
 		gfp |= __GFP_ZERO;
+	if ((r >> 8) % 4 == 0)
+		gfp |= __GFP_COMP;
 	return gfp;
 }
 

@@ -16,6 +16,7 @@
  */
 #include "page_alloc_test.h"
 #include "arch/x86_64/multiboot2.h"
+#include "lib/vsprintf.h"
 
 extern const char _text[], _end[];
 
@@ -146,14 +147,14 @@ static void scattered_frees_merge_back(struct kunit *test)
 static bool free_block_ok(struct zone *zone, struct page *page, unsigned int order)
 {
 	const unsigned long busy = 1UL << PG_reserved | 1UL << PG_allocated |
-				   1UL << PG_pcp | 1UL << PG_slab;
+				   1UL << PG_pcp | 1UL << PG_slab | 1UL << PG_head;
 	unsigned long pfn = page_to_pfn(page), nr = 1UL << order;
 
 	if (!PageBuddy(page) || page->private != order || (pfn & (nr - 1)) ||
 	    pfn < zone->zone_start_pfn || pfn + nr > zone_end_pfn(zone) || page_zone(page) != zone)
 		return false;
 	for (unsigned long i = 0; i < nr; i++) {
-		if ((page[i].flags & busy) || (i && PageBuddy(&page[i])))
+		if ((page[i].flags & busy) || (i && PageBuddy(&page[i])) || PageTail(&page[i]))
 			return false;
 	}
 	return true;
@@ -706,6 +707,50 @@ static void pcp_lists_fill_and_drain(struct kunit *test)
 	expect_all_restored(test);
 }
 
+/*
+ * __GFP_COMP: every page of the block leads to its head in O(1), which is
+ * how kfree() will find a large kmalloc or a multi-page slab from any
+ * address inside it.  A tail page freed on its own is named as such.
+ * Freeing the block forgets it all; without __GFP_COMP nothing is recorded.
+ */
+static void compound_blocks_know_their_head(struct kunit *test)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_COMP, 3), *plain;
+	unsigned long pos, bad = global_vm_event(PGALLOC_BAD_FREE);
+	char why[80];
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_TRUE(test, PageHead(page));
+	KUNIT_EXPECT_EQ(test, compound_order(page), 3);
+	for (int i = 0; i < 8; i++) {
+		KUNIT_EXPECT_PTR_EQ(test, compound_head(page + i), page);
+		KUNIT_EXPECT_EQ(test, PageTail(page + i), i != 0);
+		KUNIT_EXPECT_TRUE(test, PageCompound(page + i));
+	}
+	KUNIT_EXPECT_PTR_EQ(test, virt_to_head_page((char *)page_address(page) + 5 * PAGE_SIZE + 123),
+			    page);
+
+	pos = printk_log_pos();
+	__free_pages(page + 2, 0);
+	snprintf(why, sizeof(why), "interior page of the order-3 block at pfn %#lx",
+		 page_to_pfn(page));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), why));
+	KUNIT_EXPECT_EQ(test, global_vm_event(PGALLOC_BAD_FREE) - bad, 1);
+	KUNIT_EXPECT_PTR_EQ(test, compound_head(page + 2), page);	/* nothing changed */
+
+	__free_pages(page, 3);
+	KUNIT_EXPECT_FALSE(test, PageHead(page));
+	for (int i = 1; i < 8; i++)
+		KUNIT_EXPECT_FALSE(test, PageTail(page + i));
+
+	plain = alloc_pages(GFP_KERNEL, 3);
+	KUNIT_ASSERT_NOT_NULL(test, plain);
+	KUNIT_EXPECT_FALSE(test, PageCompound(plain));
+	for (int i = 1; i < 8; i++)
+		KUNIT_EXPECT_PTR_EQ(test, compound_head(plain + i), plain + i);
+	__free_pages(plain, 3);
+}
+
 static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(free_lists_are_consistent),
 	KUNIT_CASE(firmware_and_kernel_memory_is_reserved),
@@ -723,6 +768,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(gfp_zero_zeroes_dirty_pages),
 	KUNIT_CASE(vmstat_counts_each_order),
 	KUNIT_CASE(pcp_lists_fill_and_drain),
+	KUNIT_CASE(compound_blocks_know_their_head),
 	{}
 };
 
