@@ -23,7 +23,7 @@
  * drained to the buddy lists a batch at a time.
  *
  * When memory is short, what happens next depends on the gfp flags, exactly
- * as DESIGN.md ("Allocation semantics") says: see __alloc_pages_slowpath().
+ * as docs/design.md ("Allocation semantics") says: see __alloc_pages_slowpath().
  */
 #include "mm/page_alloc.h"
 #include "mm/mmzone.h"

@@ -76,7 +76,7 @@ enum pageflags {
 	PG_buddy,	/* first page of a free block on a zone free list */
 	PG_pcp,		/* free, on a per-CPU list */
 	PG_allocated,	/* first page of a block alloc_pages() handed out */
-	PG_poisoned,	/* free and filled with PAGE_POISON (see page_poison.c) */
+	PG_poisoned,	/* free and filled with PAGE_POISON (see mm/page_debug.c) */
 	PG_slab,	/* owned by the slab allocator */
 	PG_head,	/* first page of a __GFP_COMP block: the others know it */
 };

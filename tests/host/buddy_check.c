@@ -602,7 +602,7 @@ static bool model_may_oom(gfp_t gfp, unsigned int order)
 	       (gfp & __GFP_FS);
 }
 
-/* What DESIGN.md promises about a call that has just returned. */
+/* What docs/design.md promises about a call that has just returned. */
 static void check_semantics(struct bmodel *m, gfp_t gfp, unsigned int order, bool ok,
 			    unsigned long stalls, unsigned long kills, unsigned long freed)
 {

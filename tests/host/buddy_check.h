@@ -14,7 +14,7 @@
  *       each filled with a pattern derived from its pfn, checked on free;
  *       a test shrinker ("cache") and a test OOM victim that hold live
  *       blocks and free them when reclaim or the OOM killer asks, so the
- *       retry rules of DESIGN.md are checked on every allocation.
+ *       retry rules of docs/design.md are checked on every allocation.
  *
  * Failures are printed and counted in buddy_check_failures; the model
  * stops doing anything once a failure is recorded.

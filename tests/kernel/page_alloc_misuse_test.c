@@ -2,7 +2,7 @@
  * tests/kernel/page_alloc_misuse_test.c - misusing the page allocator is
  * reported, and harmless.
  *
- * Proves that each misuse DESIGN.md and issue 3 list (double free, wrong
+ * Proves that each misuse docs/design.md and docs/page_alloc.md list (double free, wrong
  * order, interior page, reserved page, pfn outside RAM, an address that is
  * not page-aligned or not in the direct map, order > MAX_PAGE_ORDER) prints
  * exactly one "BUG: Bad page free:" line naming the page and the reason,

@@ -1,6 +1,6 @@
 /*
  * tests/kernel/page_alloc_reclaim_test.c - what an allocation does when
- * memory is short: DESIGN.md's "Allocation semantics", on the real machine.
+ * memory is short: docs/design.md's "Allocation semantics", on the real machine.
  *
  * Each case starts with memory taken down to the min watermark (in large
  * blocks, so it is quick even with 5 GiB), a test shrinker and a test OOM
