@@ -256,31 +256,38 @@ static void ipi_nop(void *info)
 	(void)info;
 }
 
+#define IPI_ROUNDS_MAX	1000000UL
+
 static int cmd_ipi(int argc, char **argv)
 {
-	unsigned long cpu, rounds = 1000;
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long cpu, rounds = 1000, done;
 	u64 t0, ns;
 
-	if (argc < 2) {
-		printk("usage: ipi CPU [ROUNDS]\n");
+	if (monitor_arg_ulong(&args, "CPU", 0, num_possible_cpus() - 1, &cpu) ||
+	    monitor_opt_ulong(&args, "ROUNDS", 1, IPI_ROUNDS_MAX, &rounds) ||
+	    monitor_args_end(&args))
 		return -EINVAL;
-	}
-	cpu = simple_strtoul(argv[1], NULL, 0);
-	if (argc > 2)
-		rounds = simple_strtoul(argv[2], NULL, 0);
-	if (!rounds)
-		rounds = 1;
-	if (cpu >= NR_CPUS || !cpu_online(cpu)) {
-		printk("ipi: CPU%lu is not online\n", cpu);
+	if (!cpu_online(cpu)) {
+		printk("ipi: CPU%lu is not online (see 'cpuinfo')\n", cpu);
 		return -ENXIO;
 	}
 	t0 = ktime_get_ns();
-	for (unsigned long i = 0; i < rounds; i++)
+	for (done = 0; done < rounds; done++) {
+		/* A round trip takes microseconds: look for Ctrl-C every 256. */
+		if (!(done % 256) && monitor_interrupted())
+			break;
 		smp_call_function_single(cpu, ipi_nop, NULL, 1);
+	}
 	ns = ktime_get_ns() - t0;
-	printk("ipi: CPU%u -> CPU%lu: %lu round trips, %llu ns each (%s)\n",
-	       smp_processor_id(), cpu, rounds, (unsigned long long)(ns / rounds),
-	       cpu == smp_processor_id() ? "local call, no IPI" : "IPI and acknowledgement");
+	if (done < rounds)
+		printk("ipi: interrupted after %lu of %lu round trips\n", done, rounds);
+	if (done)
+		printk("ipi: CPU%u -> CPU%lu: %lu round trips, %llu ns each (%s)\n",
+		       smp_processor_id(), cpu, done, (unsigned long long)(ns / done),
+		       cpu == smp_processor_id() ? "local call, no IPI" : "IPI and acknowledgement");
 	return 0;
 }
-MONITOR_COMMAND(ipi, "ipi CPU [N]: time N function-call IPI round trips to CPU", cmd_ipi);
+MONITOR_COMMAND(ipi, "CPU [ROUNDS]",
+		"time ROUNDS (1..1000000, default 1000) IPI round trips to CPU",
+		cmd_ipi);

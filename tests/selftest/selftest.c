@@ -6,8 +6,9 @@
  * and checks that it reports each kind of breakage as it should: a failed
  * expectation, a fault inside a case (and recovery after it), an endless
  * loop, a triple fault, a panic, and an oops on another CPU (which no
- * case can catch: the kernel panics and stops the other CPUs).  If the runner ever stopped noticing
- * one of these, its self-test would fail and so would `make test`.
+ * case can catch: the kernel panics and stops the other CPUs); and that a
+ * skip shows its reason.  If the runner ever stopped noticing one of these,
+ * its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
@@ -140,8 +141,15 @@ static struct kunit_suite panic_printing_suite = {
 	.test_cases = panic_printing_cases,
 };
 
+/* A skip is neither pass nor failure; the runner must still show its reason. */
+static void skipping_case(struct kunit *test)
+{
+	kunit_skip(test, "selftest: skipped on purpose");
+}
+
 static struct kunit_case pass_cases[] = {
 	KUNIT_CASE(passing_case),
+	KUNIT_CASE(skipping_case),
 	{}
 };
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
