@@ -199,7 +199,8 @@ def normalise(line):
 
 
 def transcripts(path):
-    """[(line number, shell command, expected lines)] for each piped `make run` in @path."""
+    """[(line number of the command, shell command, expected lines, line number of the
+    first expected line)] for each piped `make run` in @path."""
     with open(path) as f:
         lines = f.read().split("\n")
     blocks, i = [], 0
@@ -211,14 +212,15 @@ def transcripts(path):
         i += 1
     found = []
     for (number, lang, body), following in zip(blocks, blocks[1:] + [None]):
-        for line in body:
+        for k, line in enumerate(body):
             if lang == "sh" and "| make run" in line and following:
-                found.append((number, line.strip(), following[2]))
+                found.append((number + 1 + k, line.strip(), following[2], following[0] + 1))
     return found
 
 
-def compare(expected, actual):
-    """None if @actual shows @expected (see the module comment), else what differs."""
+def compare(expected, actual, first_line=1):
+    """None if @actual shows @expected (see the module comment), else what differs;
+    @first_line is the doc's line number of expected[0], for the message."""
     exp = [normalise(l) for l in expected]
     act = [normalise(l) for l in actual]
     pos, gap = 0, False
@@ -231,7 +233,7 @@ def compare(expected, actual):
                 pos += 1
         if pos >= len(act) or act[pos] != want:
             seen = actual[pos] if pos < len(actual) else "(end of output)"
-            return "doc line %d: %r\n      output:     %r" % (k + 1, expected[k], seen)
+            return "line %d: %r\n      output:  %r" % (first_line + k, expected[k], seen)
         pos, gap = pos + 1, False
     if not gap and any(act[pos:]):
         return "the output goes on after the doc's last line: %r" % actual[pos]
@@ -251,13 +253,13 @@ def check_transcripts(docs, log_dir, say=print):
     """Run every transcript in @docs; return (passed, failed)."""
     passed = failed = 0
     for doc in docs:
-        for number, command, expected in transcripts(doc):
+        for number, command, expected, first_line in transcripts(doc):
             name = "%s:%d" % (os.path.relpath(doc, ROOT), number)
             actual = run_transcript(command)
             with open(os.path.join(log_dir, "transcript-%s-%d.log"
                                    % (os.path.basename(doc), number)), "w") as log:
                 log.write("# %s\n%s\n" % (command, "\n".join(actual)))
-            problem = compare(expected, actual)
+            problem = compare(expected, actual, first_line)
             passed, failed = passed + (problem is None), failed + (problem is not None)
             say("%s - %s: %s" % ("not ok" if problem else "ok", name, command))
             if problem:
