@@ -498,8 +498,30 @@ def check_readme_excerpt(matrix):
     return problems
 
 
+def check_suite_table():
+    """docs/testing.md's table of suites names every suite of tests/kernel/, and no other."""
+    suites = set()
+    kernel_tests = os.path.join(ROOT, "tests", "kernel")
+    for name in os.listdir(kernel_tests):
+        with open(os.path.join(kernel_tests, name)) as f:
+            suites |= set(re.findall(r"struct kunit_suite \w+ = \{[^}]*?\.name = \"(\w+)\"",
+                                     f.read()))
+    with open(os.path.join(ROOT, "docs", "testing.md")) as f:
+        listed = set(re.findall(r"^\| `(\w+)` \(`\w+\.c`\) \|", f.read(), re.M))
+    return ["not in the table: %s" % " ".join(sorted(suites - listed))] * bool(suites - listed) + \
+        ["in the table but not in tests/kernel/: %s" % " ".join(sorted(listed - suites))] * \
+        bool(listed - suites)
+
+
+def print_check(what, problems):
+    print("  %s - %s" % ("not ok" if problems else "ok", what))
+    for problem in problems:
+        print("      " + problem)
+    return (not problems), bool(problems)
+
+
 def monitor_checks(kernel, matrix):
-    """Bad input at the prompt, the docs' transcripts, the README's excerpt: (passed, failed)."""
+    """Bad input at the prompt, the docs' transcripts, the lists in the docs: (passed, failed)."""
     with tempfile.TemporaryDirectory(prefix="kmem-monitor-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, "", iso)
@@ -513,12 +535,13 @@ def monitor_checks(kernel, matrix):
           flush=True)
     p, f = monitor_check.check_transcripts(DOCS, LOG_DIR, say=lambda l: print("  " + l))
     passed, failed = passed + p, failed + f
-    problems = check_readme_excerpt(matrix)
-    print("  %s - README.md: the make test excerpt names the machines and self-tests" %
-          ("not ok" if problems else "ok"))
-    for problem in problems:
-        print("      " + problem)
-    return passed + (not problems), failed + bool(problems)
+    for what, problems in [
+            ("README.md: the make test excerpt names the machines and self-tests",
+             check_readme_excerpt(matrix)),
+            ("docs/testing.md: the table of suites names every suite", check_suite_table())]:
+        p, f = print_check(what, problems)
+        passed, failed = passed + p, failed + f
+    return passed, failed
 
 
 def cmd_monitor(a):
