@@ -137,8 +137,8 @@ void kmain(u32 magic, u32 info)
 	/* Each option that takes effect says so on a line of its own, still at full volume. */
 	loglevel = cmdline_get_ulong("loglevel", 6);
 	if (cmdline_has("loglevel"))
-		pr_info("loglevel=%lu: the console shows levels 0..%lu from here on; dmesg keeps all\n",
-			loglevel, loglevel);
+		pr_info("loglevel=%lu: the console shows levels 0..%lu from here on; "
+			"dmesg keeps all\n", loglevel, loglevel);
 	console_set_level(loglevel);
 	memblock_setup();
 	acpi_init();
@@ -146,7 +146,8 @@ void kmain(u32 magic, u32 info)
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
 	if (page_poisoning_enabled())
-		pr_info("page_poison=1: freed pages are filled with 0xaa and checked when reused\n");
+		pr_info("page_poison=1: freed pages are filled with 0xaa and checked "
+			"when reused\n");
 	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();

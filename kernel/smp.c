@@ -283,9 +283,11 @@ static int cmd_ipi(int argc, char **argv)
 	if (done < rounds)
 		printk("ipi: interrupted after %lu of %lu round trips\n", done, rounds);
 	if (done)
-		printk("ipi: CPU%u -> CPU%lu: %lu round trips, %llu ns each (%s)\n",
-		       smp_processor_id(), cpu, done, (unsigned long long)(ns / done),
-		       cpu == smp_processor_id() ? "local call, no IPI" : "IPI and acknowledgement");
+		printk("ipi: CPU%u -> CPU%lu: %lu round trip%s, %llu ns each (%s)\n",
+		       smp_processor_id(), cpu, done, done == 1 ? "" : "s",
+		       (unsigned long long)(ns / done),
+		       cpu == smp_processor_id() ? "local call, no IPI" :
+						   "IPI and acknowledgement");
 	return 0;
 }
 MONITOR_COMMAND(ipi, "CPU [ROUNDS]",

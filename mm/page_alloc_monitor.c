@@ -48,7 +48,9 @@ static void release(int i)
 
 /* alloc's optional FLAGS word, and the gfp mask each one means */
 static const char *const alloc_flag_names[] = { "dma", "dma32", "atomic", NULL };
-static const gfp_t alloc_flag_gfp[] = { GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_DMA32, GFP_ATOMIC };
+static const gfp_t alloc_flag_gfp[] = {
+	GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_DMA32, GFP_ATOMIC,
+};
 
 static int cmd_alloc(int argc, char **argv)
 {

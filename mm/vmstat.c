@@ -89,7 +89,7 @@ static int cmd_buddyinfo(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	/* The header is ours (Linux's /proc/buddyinfo has none): a block of order n is 2^n pages. */
+	/* Our header (Linux's /proc/buddyinfo has none): an order-n block is 2^n pages. */
 	printk("%21s", "order");
 	for (int o = 0; o <= MAX_PAGE_ORDER; o++)
 		printk(KERN_CONT " %6d", o);

@@ -111,7 +111,8 @@ def read_bad_inputs(path):
                 continue
             typed, sep, expected = line.partition(" => ")
             if not sep:
-                raise SystemExit("%s:%d: no ' => ' between the input and its reply" % (path, number))
+                raise SystemExit("%s:%d: no ' => ' between the input and its reply"
+                                 % (path, number))
             cases.append((number, typed.rstrip(), expected.strip()))
     return setup, cases
 

@@ -27,7 +27,8 @@ static void check_ull(struct kunit *test, const struct ull_case *c, size_t n)
 		unsigned long long v = 12345;
 		int err = kstrtoull(c[i].s, c[i].base, &v);
 
-		KUNIT_EXPECT_EQ_MSG(test, err, c[i].err, "kstrtoull(\"%s\", %u)", c[i].s, c[i].base);
+		KUNIT_EXPECT_EQ_MSG(test, err, c[i].err, "kstrtoull(\"%s\", %u)", c[i].s,
+				    c[i].base);
 		KUNIT_EXPECT_EQ_MSG(test, v, c[i].err ? 12345 : c[i].value,
 				    "kstrtoull(\"%s\", %u)", c[i].s, c[i].base);
 	}

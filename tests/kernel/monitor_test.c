@@ -136,10 +136,12 @@ static void addresses_are_hex(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, addr, 0xffff888000002000UL);
 	listen();
 	KUNIT_EXPECT_EQ(test, monitor_arg_addr(&args, "ADDR", &addr), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, heard(), "kfree: ADDR must be a hex address (got 'zz': not a number)\n");
+	KUNIT_EXPECT_STREQ(test, heard(),
+			   "kfree: ADDR must be a hex address (got 'zz': not a number)\n");
 	listen();
 	KUNIT_EXPECT_EQ(test, monitor_arg_addr(&args, "ADDR", &addr), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, heard(), "kfree: ADDR must be a hex address (got '-1': not a number)\n");
+	KUNIT_EXPECT_STREQ(test, heard(),
+			   "kfree: ADDR must be a hex address (got '-1': not a number)\n");
 	listen();
 	KUNIT_EXPECT_EQ(test, monitor_arg_addr(&args, "ADDR", &addr), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, heard(), "kfree: ADDR must be a hex address "
@@ -156,7 +158,7 @@ static void whole_lines_are_refused_before_anything_runs(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, said, "allocc: unknown command; type 'help' for the list\n");
 	KUNIT_EXPECT_EQ(test, type_line("cpuinfo x"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, said, "cpuinfo: unexpected argument 'x' (usage: cpuinfo)\n");
-	KUNIT_EXPECT_EQ(test, type_line("poweroff now"), -EINVAL);	/* and we are still here */
+	KUNIT_EXPECT_EQ(test, type_line("poweroff now"), -EINVAL);	/* and we are still on */
 	KUNIT_EXPECT_EQ(test, type_line(" \t "), 0);
 	KUNIT_EXPECT_STREQ(test, said, "");
 	/* Sixteen words are fine: this one fails on its argument, not its length. */
@@ -206,8 +208,10 @@ struct tlb_counts {
 static struct tlb_counts tlb_counts_now(void)
 {
 	struct tlb_counts c = {
-		global_vm_event(NR_TLB_REMOTE_FLUSH), global_vm_event(NR_TLB_REMOTE_FLUSH_RECEIVED),
-		global_vm_event(NR_TLB_LOCAL_FLUSH_ONE), global_vm_event(NR_TLB_LOCAL_FLUSH_ALL), { 0 }
+		.remote = global_vm_event(NR_TLB_REMOTE_FLUSH),
+		.received = global_vm_event(NR_TLB_REMOTE_FLUSH_RECEIVED),
+		.one = global_vm_event(NR_TLB_LOCAL_FLUSH_ONE),
+		.all = global_vm_event(NR_TLB_LOCAL_FLUSH_ALL),
 	};
 	unsigned int cpu;
 

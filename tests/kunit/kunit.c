@@ -339,7 +339,8 @@ int kunit_run_all_tests(const char *glob)
 	if (!totals.passed && !totals.failed && !totals.skipped) {
 		/* Say what exists, so a mistyped filter is not a silent success. */
 		printk("# kunit: no test matches '%s'; the suites are:", glob);
-		for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++)
+		for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites;
+		     s++)
 			printk(KERN_CONT " %s", (*s)->name);
 		printk(KERN_CONT "\n");
 	}
