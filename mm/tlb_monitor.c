@@ -23,7 +23,9 @@
  * page table for the range, which stays (one page, 4 KiB of MemFree).
  *
  * mm/ reaches the page tables only through mm/cpu.h; the two calls that do
- * are in scratch_map() and scratch_unmap().
+ * are in scratch_map() and scratch_unmap().  map_kernel_page() wants its
+ * callers serialised: nothing else maps in this range, and the monitor runs
+ * one command at a time on the boot CPU.
  */
 #include "mm/maccess.h"
 #include "mm/page_alloc.h"
@@ -183,11 +185,20 @@ static __printf(3, 4) void step(const char *name, u64 *t0, const char *fmt, ...)
 	*t0 = rdtsc_ordered();
 }
 
+/* A read that did not reach the frame it should have: the mapping code is wrong. */
+static int report_bug(const char *step, const struct seen *t)
+{
+	printk("shootdown: BUG: in '%s', %lu reads saw A, %lu saw B, %lu faulted, "
+	       "%lu saw neither\n", step, t->a, t->b, t->faults, t->other);
+	return -EIO;
+}
+
 /* Steps map to check; the caller unmaps and frees whatever happens. */
 static int shootdown_steps(struct page *a, struct page *b, unsigned int me, unsigned int n)
 {
 	unsigned long end = scratch_va(sd.pages), remote_cpus = 0;
 	u64 t0 = rdtsc_ordered();
+	unsigned int cpu;
 	struct seen t;
 
 	for (unsigned long i = 0; i < sd.pages; i++) {
@@ -201,6 +212,8 @@ static int shootdown_steps(struct page *a, struct page *b, unsigned int me, unsi
 	on_each_cpu(read_scratch, NULL, 1);
 	t = seen_total(NR_CPUS);
 	step("read", &t0, "every CPU reads every page: %lu of %lu reads see A", t.a, n * sd.pages);
+	if (t.a != n * sd.pages)
+		return report_bug("read", &t);
 
 	for (unsigned long i = 0; i < sd.pages; i++)
 		scratch_map(i, b + i);	/* the tables exist now: cannot fail */
@@ -218,20 +231,15 @@ static int shootdown_steps(struct page *a, struct page *b, unsigned int me, unsi
 	sample_counters(sd.before);
 	flush_tlb_kernel_range(TLB_SCRATCH_START, end);
 	sample_counters(sd.after);
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)	/* [1]: ..._received */
-		remote_cpus += cpu_online(cpu) && counter_delta(1, cpu);
+	for_each_online_cpu(cpu)	/* tlb_counters[1]: nr_tlb_remote_flush_received */
+		remote_cpus += counter_delta(1, cpu) > 0;
 	step("flush", &t0, "flush_tlb_kernel_range: %lu page(s), IPIs to %lu CPU(s)",
 	     sd.pages, remote_cpus);
 
 	on_each_cpu(read_scratch, NULL, 1);
 	t = seen_total(NR_CPUS);
 	step("check", &t0, "every CPU reads every page: %lu of %lu reads see B", t.b, n * sd.pages);
-	if (t.b != n * sd.pages) {
-		printk("shootdown: BUG: %lu reads still saw A, %lu faulted, %lu saw neither\n",
-		       t.a, t.faults, t.other);
-		return -EIO;
-	}
-	return 0;
+	return t.b == n * sd.pages ? 0 : report_bug("check", &t);
 }
 
 static void print_flush_counters(void)
