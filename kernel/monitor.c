@@ -47,8 +47,9 @@ static void back_to_prompt(void)
  * monitor_interrupted - has the user pressed Ctrl-C since the command started?
  *
  * Reads what the serial line has received so far without waiting; other
- * bytes are kept for the next prompt.  Once it has returned true it keeps
- * returning true until the next command starts.
+ * bytes are kept for the next prompt (up to a line's worth: behind that,
+ * they wait in the UART, and so would a Ctrl-C).  Once it has returned
+ * true it keeps returning true until the next command starts.
  *
  * Context: the monitor's command, on the boot CPU.  Cheap (one port read
  * when nothing arrived), but call it every few milliseconds, not per byte.
