@@ -4,6 +4,7 @@
 #   make run             boot it with the serial console on this terminal
 #   make test            host tests, then the in-kernel tests on the QEMU matrix
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
+#   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
 #   make bench           the benchmarks, as a table
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths
@@ -63,7 +64,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug test test-host test-qemu test-selftest bench clean deps \
+.PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench clean deps \
 	compile_commands.json
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
@@ -133,12 +134,15 @@ RUN_ISO := $(BUILD)/kmem-run.iso
 $(RUN_ISO): $(KERNEL) iso/grub.cfg FORCE | deps
 	$(Q)$(PYTHON) tests/qemu_runner.py iso --kernel $(KERNEL) --output $@ --cmdline '$(CMDLINE)'
 
+# A -m or -smp in QEMU_ARGS replaces MEM= or SMP= (QEMU would take the last of two).
+RUN_MACHINE = $(if $(filter -m,$(QEMU_ARGS)),,-m $(MEM)) $(if $(filter -smp,$(QEMU_ARGS)),,-smp $(SMP))
+
 run: deps $(RUN_ISO)
-	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(RUN_ISO) -boot d \
+	qemu-system-x86_64 $(strip $(RUN_MACHINE)) -cdrom $(RUN_ISO) -boot d \
 		-display none -serial mon:stdio -no-reboot $(QEMU_ARGS)
 
 debug: deps $(RUN_ISO)
-	qemu-system-x86_64 -m $(MEM) -smp $(SMP) -cdrom $(RUN_ISO) -boot d -display none \
+	qemu-system-x86_64 $(strip $(RUN_MACHINE)) -cdrom $(RUN_ISO) -boot d -display none \
 		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true
 
@@ -163,6 +167,10 @@ BENCH_KCONFIG := -DCONFIG_DEBUG_VM=0 -DCONFIG_DEBUG_SPINLOCK=0
 BENCH_KERNEL := $(BUILD)/bench/kernel.elf
 $(BENCH_KERNEL): FORCE
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/bench KCONFIG='$(BENCH_KCONFIG)' $@
+
+# Bad input at the monitor prompt (tests/monitor/bad_inputs.txt) and the docs' transcripts.
+test-monitor: deps $(KERNEL)
+	$(PYTHON) tests/qemu_runner.py monitor --kernel $(KERNEL) --matrix tests/matrix.txt
 
 # The in-kernel table, then the host build's instruction counts (callgrind).
 bench: deps $(BENCH_KERNEL)

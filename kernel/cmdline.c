@@ -5,6 +5,8 @@
  * there are few options and they are read once, at boot.
  */
 #include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/kstrtox.h"
 #include "lib/string.h"
 
 static char cmdline[512];
@@ -79,12 +81,24 @@ bool cmdline_has(const char *flag)
 	return find_word(flag, &len) != NULL;
 }
 
-/** cmdline_get_ulong - the numeric value of @key, or @fallback */
+/**
+ * cmdline_get_ulong - the numeric value of "@key=N", or @fallback
+ *
+ * N is read by kstrtoul() with base 0 (decimal, 0x hex, 0 octal), as
+ * Linux's options are.  A value that is not a number is reported and
+ * ignored, never half-read: "page_poison=yes" is not 0.
+ * Return: N, or @fallback if @key is absent, empty or not a number.
+ */
 unsigned long cmdline_get_ulong(const char *key, unsigned long fallback)
 {
 	char buf[32];
+	unsigned long value;
 
 	if (!cmdline_get(key, buf, sizeof(buf)) || !buf[0])
 		return fallback;
-	return simple_strtoul(buf, NULL, 0);
+	if (kstrtoul(buf, 0, &value)) {
+		pr_warn("Command line: %s=%s is not a number; ignored\n", key, buf);
+		return fallback;
+	}
+	return value;
 }

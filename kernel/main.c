@@ -118,6 +118,8 @@ static void run_benchmarks(void)
  */
 void kmain(u32 magic, u32 info)
 {
+	unsigned long loglevel;
+
 	percpu_init_boot_cpu();
 	serial_init();
 	vsprintf_set_symbol_formatter(sprint_symbol);
@@ -131,14 +133,22 @@ void kmain(u32 magic, u32 info)
 		panic("not started by a multiboot2 boot loader");
 	zap_boot_identity_map();
 	cmdline_init(boot_info.cmdline);
-	console_set_level(cmdline_get_ulong("loglevel", 6));
 	pr_info("Command line: %s\n", boot_info.cmdline);
+	/* Each option that takes effect says so on a line of its own, still at full volume. */
+	loglevel = cmdline_get_ulong("loglevel", 6);
+	if (cmdline_has("loglevel"))
+		pr_info("loglevel=%lu: the console shows levels 0..%lu from here on; "
+			"dmesg keeps all\n", loglevel, loglevel);
+	console_set_level(loglevel);
 	memblock_setup();
 	acpi_init();
 	srat_parse(numa_memory_range);
 	prefill_possible_map();
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
+	if (page_poisoning_enabled())
+		pr_info("page_poison=1: freed pages are filled with 0xaa and checked "
+			"when reused\n");
 	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();

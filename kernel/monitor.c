@@ -5,6 +5,15 @@
  * the .monitor_cmds table (see monitor.h) and run it.  If a command oopses,
  * the oops is printed and we come back to the prompt: a student poking at
  * the allocators should see the report, not lose the machine.
+ *
+ * Nothing typed is ever half-used: a line longer than the buffer, or with
+ * more words than ARGS_MAX, is refused whole with a message, and the
+ * argument helpers (monitor.h) refuse a bad word before the command does
+ * anything.  Ctrl-C (byte 0x03) at the prompt drops the line; during a
+ * command it sets a flag that monitor_interrupted() reports.  Whatever else
+ * arrives while a command polls for Ctrl-C is kept, in order, for the next
+ * prompt (so piped input survives a long command), unless Ctrl-C comes:
+ * then it is dropped, as a terminal drops type-ahead on an interrupt.
  */
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
@@ -12,27 +21,82 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/setjmp.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
 #include "lib/string.h"
+#include "lib/vsprintf.h"
 
-#define LINE_MAX	256
+#define LINE_MAX	256	/* with the NUL: lines of up to 255 characters */
 #define ARGS_MAX	16
+#define CTRL_C		0x03
 
 extern const struct monitor_command __start_monitor_cmds[], __stop_monitor_cmds[];
 static jmp_buf prompt_env;
+
+/* Bytes read while a command polled for Ctrl-C: a ring, oldest at head. */
+static char typeahead[LINE_MAX];
+static unsigned int typeahead_head, typeahead_len;
+static bool interrupted;
 
 static void back_to_prompt(void)
 {
 	longjmp(prompt_env, 1);
 }
 
-/* Read one line, echoing; backspace and DEL erase.  Returns its length. */
-static size_t read_line(char *buf, size_t size)
+/**
+ * monitor_interrupted - has the user pressed Ctrl-C since the command started?
+ *
+ * Reads what the serial line has received so far without waiting; other
+ * bytes are kept for the next prompt (up to a line's worth: behind that,
+ * they wait in the UART, and so would a Ctrl-C).  Once it has returned
+ * true it keeps returning true until the next command starts.
+ *
+ * Context: the monitor's command, on the boot CPU.  Cheap (one port read
+ * when nothing arrived), but call it every few milliseconds, not per byte.
+ * Return: true if the command should stop.
+ */
+bool monitor_interrupted(void)
 {
-	size_t len = 0;
+	int c;
+
+	while (!interrupted && typeahead_len < sizeof(typeahead) &&
+	       (c = serial_getc_nowait()) >= 0) {
+		if (c == CTRL_C) {
+			interrupted = true;
+			typeahead_len = 0;
+			break;
+		}
+		typeahead[(typeahead_head + typeahead_len++) % sizeof(typeahead)] = (char)c;
+	}
+	return interrupted;
+}
+
+static char next_char(void)
+{
+	char c;
+
+	if (!typeahead_len)
+		return serial_getc();
+	c = typeahead[typeahead_head];
+	typeahead_head = (typeahead_head + 1) % sizeof(typeahead);
+	typeahead_len--;
+	return c;
+}
+
+enum line_status { LINE_OK, LINE_TOO_LONG, LINE_CANCELLED };
+
+/*
+ * Read one line into @buf, echoing; backspace and DEL erase, Ctrl-C drops
+ * the line.  Characters past the buffer are counted (and echoed) but not
+ * kept, so a line that was too long is known as such when Enter comes.
+ */
+static enum line_status read_line(char *buf, size_t size)
+{
+	size_t typed = 0;
 	static char last;
 
 	for (;;) {
-		char c = serial_getc();
+		char c = next_char();
 
 		/* "\r\n" from a terminal is one Enter, not two */
 		if (c == '\n' && last == '\r') {
@@ -42,37 +106,45 @@ static size_t read_line(char *buf, size_t size)
 		last = c;
 		if (c == '\r' || c == '\n') {
 			serial_putc('\n');
-			buf[len] = '\0';
-			return len;
+			buf[min(typed, size - 1)] = '\0';
+			return typed < size ? LINE_OK : LINE_TOO_LONG;
+		}
+		if (c == CTRL_C) {
+			serial_write("^C\n", 3);
+			return LINE_CANCELLED;
 		}
 		if (c == '\b' || c == 0x7f) {
-			if (len) {
-				len--;
+			if (typed) {
+				typed--;
 				serial_write("\b \b", 3);
 			}
 			continue;
 		}
-		if (c >= ' ' && c < 0x7f && len + 1 < size) {
-			buf[len++] = c;
+		if ((c >= ' ' && c < 0x7f) || c == '\t') {
+			if (typed < size - 1)
+				buf[typed] = c;
+			typed++;
 			serial_putc(c);
 		}
 	}
 }
 
+/* Split @line in place; the number of words, or -E2BIG if over ARGS_MAX. */
 static int split_words(char *line, char **argv)
 {
 	int argc = 0;
 
-	while (*line && argc < ARGS_MAX) {
+	for (;;) {
 		while (*line == ' ' || *line == '\t')
 			*line++ = '\0';
 		if (!*line)
-			break;
+			return argc;
+		if (argc == ARGS_MAX)
+			return -E2BIG;
 		argv[argc++] = line;
 		while (*line && *line != ' ' && *line != '\t')
 			line++;
 	}
-	return argc;
 }
 
 static const struct monitor_command *find_command(const char *name)
@@ -84,26 +156,195 @@ static const struct monitor_command *find_command(const char *name)
 	return NULL;
 }
 
+/* "(usage: alloc ORDER [dma|dma32|atomic])" for the command being parsed */
+static void print_usage_tail(const struct monitor_args *args)
+{
+	const struct monitor_command *cmd = find_command(args->argv[0]);
+	const char *usage = cmd ? cmd->usage : "";
+
+	printk(KERN_CONT " (usage: %s%s%s)\n", args->argv[0], *usage ? " " : "", usage);
+}
+
+/* The next word, or NULL (and a "missing NAME" line if @name) at the end. */
+static const char *take(struct monitor_args *args, const char *name)
+{
+	if (args->next < args->argc)
+		return args->argv[args->next++];
+	if (name) {
+		printk("%s: missing %s", args->argv[0], name);
+		print_usage_tail(args);
+	}
+	return NULL;
+}
+
+static int parse_ulong(struct monitor_args *args, const char *name, const char *word,
+		       unsigned long min, unsigned long max, unsigned long *val)
+{
+	unsigned long v;
+	int err = kstrtoul(word, 10, &v);
+
+	if (!err && v >= min && v <= max) {
+		*val = v;
+		return 0;
+	}
+	printk("%s: %s must be %lu..%lu (got '%s'%s)\n", args->argv[0], name, min, max, word,
+	       err == -ERANGE ? ": too large" : err ? ": not a number" : "");
+	return -EINVAL;
+}
+
+/**
+ * monitor_arg_ulong - take the next word as a decimal number in [@min, @max]
+ * @args: the cursor
+ * @name: the argument's name in the usage, e.g. "ORDER"
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @val: set to the value on success, untouched otherwise
+ *
+ * Context: a monitor command.
+ * Return: 0, or -EINVAL after printing why (missing, not a number, out of range).
+ */
+int monitor_arg_ulong(struct monitor_args *args, const char *name,
+		      unsigned long min, unsigned long max, unsigned long *val)
+{
+	const char *word = take(args, name);
+
+	return word ? parse_ulong(args, name, word, min, max, val) : -EINVAL;
+}
+
+/**
+ * monitor_opt_ulong - like monitor_arg_ulong(), but the word may be absent
+ *
+ * With no word left, *@val keeps the default the caller put there.
+ * Return: 0, or -EINVAL after printing why.
+ */
+int monitor_opt_ulong(struct monitor_args *args, const char *name,
+		      unsigned long min, unsigned long max, unsigned long *val)
+{
+	const char *word = take(args, NULL);
+
+	return word ? parse_ulong(args, name, word, min, max, val) : 0;
+}
+
+/**
+ * monitor_arg_addr - take the next word as a hex address ("0x" optional)
+ * @args: the cursor
+ * @name: the argument's name, e.g. "ADDR"
+ * @addr: set to the address on success, untouched otherwise
+ *
+ * Only the syntax is checked: whether anything lives at the address is the
+ * command's business (kfree of a bad pointer must itself be reported).
+ * Context: a monitor command.
+ * Return: 0, or -EINVAL after printing why.
+ */
+int monitor_arg_addr(struct monitor_args *args, const char *name, unsigned long *addr)
+{
+	const char *word = take(args, name);
+	int err;
+
+	if (!word)
+		return -EINVAL;
+	err = kstrtoul(word, 16, addr);
+	if (!err)
+		return 0;
+	printk("%s: %s must be a hex address (got '%s': %s)\n", args->argv[0], name, word,
+	       err == -ERANGE ? "too large" : "not a number");
+	return -EINVAL;
+}
+
+/**
+ * monitor_opt_keyword - take the next word, if any, as one of @words
+ * @args: the cursor
+ * @name: what the word stands for in the usage, e.g. "FLAGS"
+ * @words: the accepted words, ending with NULL
+ * @index: set to the word's index in @words; untouched if there is no word
+ *
+ * Context: a monitor command.
+ * Return: 0 (also when no word is left), or -EINVAL after printing the
+ * accepted words.
+ */
+int monitor_opt_keyword(struct monitor_args *args, const char *name,
+			const char *const *words, int *index)
+{
+	const char *word = take(args, NULL);
+
+	if (!word)
+		return 0;
+	for (int i = 0; words[i]; i++) {
+		if (!strcmp(word, words[i])) {
+			*index = i;
+			return 0;
+		}
+	}
+	printk("%s: %s must be one of", args->argv[0], name);
+	for (int i = 0; words[i]; i++)
+		printk(KERN_CONT "%s %s", i ? "," : "", words[i]);
+	printk(KERN_CONT " (got '%s')\n", word);
+	return -EINVAL;
+}
+
+/**
+ * monitor_take_word - take the next word if it is exactly @word
+ * @args: the cursor
+ * @word: a literal, such as "all" in "free N | all" or "node" in "[node N]"
+ *
+ * Context: a monitor command.
+ * Return: true if it was there (and is now taken), false otherwise.
+ */
+bool monitor_take_word(struct monitor_args *args, const char *word)
+{
+	if (args->next >= args->argc || strcmp(args->argv[args->next], word))
+		return false;
+	args->next++;
+	return true;
+}
+
+/**
+ * monitor_args_end - check that every word has been taken
+ * @args: the cursor, after the last argument the command accepts
+ *
+ * Context: a monitor command.
+ * Return: 0, or -EINVAL after naming the first extra word.
+ */
+int monitor_args_end(struct monitor_args *args)
+{
+	if (args->next >= args->argc)
+		return 0;
+	printk("%s: unexpected argument '%s'", args->argv[0], args->argv[args->next]);
+	print_usage_tail(args);
+	return -EINVAL;
+}
+
 /**
  * monitor_execute - run one command line
  * @line: the line; it is split in place
  *
- * Return: the command's result, -ENOENT (-2) for an unknown command, 0 for
- * an empty line.
+ * Context: the monitor, or a test, on the boot CPU.
+ * Return: the command's result; -ENOENT for an unknown command, -E2BIG for
+ * more than ARGS_MAX words, -EINVAL for an argument to a command that takes
+ * none; 0 for an empty line.
  */
 int monitor_execute(char *line)
 {
 	char *argv[ARGS_MAX];
 	int argc = split_words(line, argv);
 	const struct monitor_command *cmd;
+	struct monitor_args args;
 
+	if (argc < 0) {
+		printk("monitor: too many words (at most %d); nothing done\n", ARGS_MAX);
+		return argc;
+	}
 	if (!argc)
 		return 0;
 	cmd = find_command(argv[0]);
 	if (!cmd) {
 		printk("%s: unknown command; type 'help' for the list\n", argv[0]);
-		return -2;
+		return -ENOENT;
 	}
+	args = MONITOR_ARGS(argc, argv);
+	if (!*cmd->usage && monitor_args_end(&args))
+		return -EINVAL;
+	interrupted = false;
 	return cmd->fn(argc, argv);
 }
 
@@ -123,20 +364,54 @@ void monitor_run(void)
 	for (;;) {
 		local_irq_enable();
 		serial_write("kmem> ", 6);
-		read_line(line, sizeof(line));
-		monitor_execute(line);
+		switch (read_line(line, sizeof(line))) {
+		case LINE_OK:
+			monitor_execute(line);
+			break;
+		case LINE_TOO_LONG:
+			printk("monitor: line too long (more than %d characters); ignored\n",
+			       LINE_MAX - 1);
+			break;
+		case LINE_CANCELLED:
+			break;
+		}
 	}
+}
+
+static void print_command(const struct monitor_command *c)
+{
+	char synopsis[48];
+
+	snprintf(synopsis, sizeof(synopsis), "%s %s", c->name, c->usage);
+	printk("  %-30s %s\n", synopsis, c->help);
 }
 
 static int cmd_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	const struct monitor_command *one = NULL;
+
+	if (argc > 1) {
+		one = find_command(argv[1]);
+		if (!one) {
+			printk("help: COMMAND must be one that 'help' lists (got '%s')\n", argv[1]);
+			return -EINVAL;
+		}
+		args.next++;
+	}
+	if (monitor_args_end(&args))
+		return -EINVAL;
+	if (one) {
+		print_command(one);
+		return 0;
+	}
 	for (const struct monitor_command *c = __start_monitor_cmds; c < __stop_monitor_cmds; c++)
-		printk("  %-12s %s\n", c->name, c->help);
+		print_command(c);
+	printk("Numbers are decimal (kstrtoul base 10: '010' is ten, '0x10' is refused); "
+	       "Ctrl-C stops a long command.\n");
 	return 0;
 }
-MONITOR_COMMAND(help, "list the commands", cmd_help);
+MONITOR_COMMAND(help, "[COMMAND]", "list the commands, or show one", cmd_help);
 
 static int cmd_dmesg(int argc, char **argv)
 {
@@ -148,4 +423,4 @@ static int cmd_dmesg(int argc, char **argv)
 	serial_write(buf, printk_log_read(0, buf, sizeof(buf)));
 	return 0;
 }
-MONITOR_COMMAND(dmesg, "print the kernel log buffer (the newest 16 KiB)", cmd_dmesg);
+MONITOR_COMMAND(dmesg, "", "print the kernel log buffer (the newest 16 KiB)", cmd_dmesg);

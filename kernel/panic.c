@@ -55,11 +55,19 @@ void panic(const char *fmt, ...)
 		halt();
 }
 
-/** dump_stack - print a backtrace of the caller */
+/**
+ * dump_stack - print a backtrace of the caller
+ *
+ * The trace starts at the return address into the caller, then walks from
+ * the caller's own frame.  (Walking from dump_stack()'s frame would print
+ * that return address twice: once as is, once minus 1, as the first link.)
+ * Context: any.
+ */
 void dump_stack(void)
 {
-	show_stack((unsigned long)__builtin_frame_address(0),
-		   (unsigned long)__builtin_return_address(0));
+	unsigned long *frame = __builtin_frame_address(0);
+
+	show_stack(frame[0], (unsigned long)__builtin_return_address(0));
 }
 
 /* The report behind WARN(): @ip is the address of the WARN itself. */

@@ -60,6 +60,7 @@ struct call_function_data {
 };
 
 struct cpumask __cpu_possible_mask, __cpu_online_mask;
+enum system_states system_state = SYSTEM_BOOTING;
 static DEFINE_PER_CPU(struct call_function_data, cfd_data);
 static DEFINE_PER_CPU(struct call_single_data *, call_single_queue);
 
@@ -124,8 +125,8 @@ static bool cross_call_refused(void *caller)
 
 	if (likely(!irqs_disabled() && !in_interrupt()))
 		return false;
-	if (!cpu_online(smp_processor_id()))
-		return false;		/* early boot: nobody else runs yet */
+	if (system_state != SYSTEM_RUNNING)
+		return false;		/* boot: interrupts are off until smp_init() ends */
 	if (report_once_per_caller(&reported, caller)) {
 		pr_err("BUG: cross-CPU call %s by %pS: refused (it could wait forever)\n",
 		       in_interrupt() ? "from an interrupt handler" : "with interrupts off",
@@ -295,31 +296,40 @@ static void ipi_nop(void *info)
 	(void)info;
 }
 
+#define IPI_ROUNDS_MAX	1000000UL
+
 static int cmd_ipi(int argc, char **argv)
 {
-	unsigned long cpu, rounds = 1000;
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long cpu, rounds = 1000, done;
 	u64 t0, ns;
 
-	if (argc < 2) {
-		printk("usage: ipi CPU [ROUNDS]\n");
+	if (monitor_arg_ulong(&args, "CPU", 0, num_possible_cpus() - 1, &cpu) ||
+	    monitor_opt_ulong(&args, "ROUNDS", 1, IPI_ROUNDS_MAX, &rounds) ||
+	    monitor_args_end(&args))
 		return -EINVAL;
-	}
-	cpu = simple_strtoul(argv[1], NULL, 0);
-	if (argc > 2)
-		rounds = simple_strtoul(argv[2], NULL, 0);
-	if (!rounds)
-		rounds = 1;
-	if (cpu >= NR_CPUS || !cpu_online(cpu)) {
-		printk("ipi: CPU%lu is not online\n", cpu);
+	if (!cpu_online(cpu)) {
+		printk("ipi: CPU%lu is not online (see 'cpuinfo')\n", cpu);
 		return -ENXIO;
 	}
 	t0 = ktime_get_ns();
-	for (unsigned long i = 0; i < rounds; i++)
+	for (done = 0; done < rounds; done++) {
+		/* A round trip takes microseconds: look for Ctrl-C every 256. */
+		if (!(done % 256) && monitor_interrupted())
+			break;
 		smp_call_function_single(cpu, ipi_nop, NULL, 1);
+	}
 	ns = ktime_get_ns() - t0;
-	printk("ipi: CPU%u -> CPU%lu: %lu round trips, %llu ns each (%s)\n",
-	       smp_processor_id(), cpu, rounds, (unsigned long long)(ns / rounds),
-	       cpu == smp_processor_id() ? "local call, no IPI" : "IPI and acknowledgement");
+	if (done < rounds)
+		printk("ipi: interrupted after %lu of %lu round trips\n", done, rounds);
+	if (done)
+		printk("ipi: CPU%u -> CPU%lu: %lu round trip%s, %llu ns each (%s)\n",
+		       smp_processor_id(), cpu, done, done == 1 ? "" : "s",
+		       (unsigned long long)(ns / done),
+		       cpu == smp_processor_id() ? "local call, no IPI" :
+						   "IPI and acknowledgement");
 	return 0;
 }
-MONITOR_COMMAND(ipi, "ipi CPU [N]: time N function-call IPI round trips to CPU", cmd_ipi);
+MONITOR_COMMAND(ipi, "CPU [ROUNDS]",
+		"time ROUNDS (1..1000000, default 1000) IPI round trips to CPU",
+		cmd_ipi);

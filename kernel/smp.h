@@ -40,6 +40,17 @@ static inline unsigned int smp_processor_id(void)
 #define get_cpu()		({ preempt_disable(); smp_processor_id(); })
 #define put_cpu()		preempt_enable()
 
+/*
+ * system_state (Linux's): SYSTEM_BOOTING while the boot CPU runs alone with
+ * interrupts off, SYSTEM_RUNNING from the end of smp_init() on.  Some
+ * context checks (cross-CPU calls, might_alloc()) apply only when running.
+ */
+enum system_states {
+	SYSTEM_BOOTING,
+	SYSTEM_RUNNING,
+};
+extern enum system_states system_state;
+
 typedef void (*smp_call_func_t)(void *info);
 
 int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait);

@@ -155,60 +155,6 @@ long strscpy(char *dst, const char *src, size_t size)
 	return src[i] ? -E2BIG : (long)i;
 }
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 10;
-	return 99;
-}
-
-/**
- * simple_strtoul - parse an unsigned number
- * @s: the text; leading "0x" selects base 16 and a leading "0" base 8 when
- *     @base is 0
- * @end: if not NULL, set to the first character not parsed
- * @base: 0 to guess from the prefix, or 2..36
- *
- * Return: the value; overflow wraps, as in Linux's simple_strtoul.
- */
-unsigned long simple_strtoul(const char *s, char **end, unsigned int base)
-{
-	unsigned long value = 0;
-	int d;
-
-	if (base == 0) {
-		base = 10;
-		if (s[0] == '0') {
-			base = 8;
-			if ((s[1] == 'x' || s[1] == 'X') && digit_value(s[2]) < 16) {
-				base = 16;
-				s += 2;
-			}
-		}
-	} else if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-	}
-	while ((d = digit_value(*s)) < (int)base) {
-		value = value * base + d;
-		s++;
-	}
-	if (end)
-		*end = (char *)s;
-	return value;
-}
-
-/** simple_strtol - like simple_strtoul() with an optional leading '-' */
-long simple_strtol(const char *s, char **end, unsigned int base)
-{
-	if (*s == '-')
-		return -(long)simple_strtoul(s + 1, end, base);
-	return (long)simple_strtoul(s, end, base);
-}
-
 /**
  * glob_match - shell-style pattern match: '*' any run, '?' one character
  * @pattern: the pattern

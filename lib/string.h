@@ -23,8 +23,6 @@ char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strstr(const char *haystack, const char *needle);
 long strscpy(char *dst, const char *src, size_t size);
-unsigned long simple_strtoul(const char *s, char **end, unsigned int base);
-long simple_strtol(const char *s, char **end, unsigned int base);
 int glob_match(const char *pattern, const char *str);
 
 #endif

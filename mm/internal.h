@@ -34,11 +34,13 @@ gfp_t might_alloc_report(gfp_t gfp, void *caller);
  * With interrupts off, or in an interrupt handler, that can wait forever
  * for a CPU that waits for us.  Linux's might_alloc() reports such a
  * caller; so does this, once per caller, and the allocation then goes on
- * as if the caller had not allowed reclaim.  Returns the gfp to use.
+ * as if the caller had not allowed reclaim.  As in Linux, not during boot,
+ * when the boot CPU runs alone with interrupts off.  Returns the gfp to use.
  */
 static inline gfp_t might_alloc(gfp_t gfp, void *caller)
 {
-	if (unlikely((gfp & __GFP_DIRECT_RECLAIM) && (irqs_disabled() || in_interrupt())))
+	if (unlikely((gfp & __GFP_DIRECT_RECLAIM) && (irqs_disabled() || in_interrupt()) &&
+		     system_state == SYSTEM_RUNNING))
 		return might_alloc_report(gfp, caller);
 	return gfp;
 }

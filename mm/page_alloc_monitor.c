@@ -7,6 +7,9 @@
  *   frag [N]                         allocate N single pages, free every
  *                                    other one: memory is now fragmented
  *
+ * The held blocks live in a table of MAX_HELD slots, which is also the cap
+ * on frag's N.  A bad argument changes nothing (kernel/monitor.h).
+ *
  * Watch `buddyinfo` between commands: a split shows up as one block fewer
  * at a high order and one more at each order below; a free of the last
  * piece merges everything back.
@@ -14,6 +17,7 @@
 #include "mm/internal.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define MAX_HELD	512
@@ -42,59 +46,58 @@ static void release(int i)
 	held[i].page = NULL;
 }
 
-static gfp_t parse_gfp(const char *word)
-{
-	if (!word)
-		return GFP_KERNEL;
-	if (!strcmp(word, "dma"))
-		return GFP_KERNEL | __GFP_DMA;
-	if (!strcmp(word, "dma32"))
-		return GFP_KERNEL | __GFP_DMA32;
-	if (!strcmp(word, "atomic"))
-		return GFP_ATOMIC;
-	return GFP_KERNEL;
-}
+/* alloc's optional FLAGS word, and the gfp mask each one means */
+static const char *const alloc_flag_names[] = { "dma", "dma32", "atomic", NULL };
+static const gfp_t alloc_flag_gfp[] = {
+	GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_DMA32, GFP_ATOMIC,
+};
 
 static int cmd_alloc(int argc, char **argv)
 {
-	unsigned int order;
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long order;
+	int flags = -1;		/* none: GFP_KERNEL */
 	struct page *page;
 	int slot;
 
-	if (argc < 2) {
-		printk("usage: alloc ORDER [dma|dma32|atomic]\n");
-		return -22;
-	}
-	order = simple_strtoul(argv[1], NULL, 0);
-	page = alloc_pages(parse_gfp(argc > 2 ? argv[2] : NULL), order);
+	if (monitor_arg_ulong(&args, "ORDER", 0, MAX_PAGE_ORDER, &order) ||
+	    monitor_opt_keyword(&args, "FLAGS", alloc_flag_names, &flags) ||
+	    monitor_args_end(&args))
+		return -EINVAL;
+	page = alloc_pages(flags < 0 ? GFP_KERNEL : alloc_flag_gfp[flags], order);
 	if (!page) {
-		printk("alloc: order %u failed\n", order);
-		return -12;
+		printk("alloc: order %lu failed\n", order);
+		return -ENOMEM;
 	}
 	slot = hold(page, order);
 	if (slot < 0) {
 		__free_pages(page, order);
 		printk("alloc: already holding %d blocks; free some first\n", MAX_HELD);
-		return -12;
+		return -ENOMEM;
 	}
-	printk("[%d] order %u: pfn %#lx-%#lx at %p, node %d zone %s\n", slot, order,
+	printk("[%d] order %lu: pfn %#lx-%#lx at %p, node %d zone %s\n", slot, order,
 	       page_to_pfn(page), page_to_pfn(page) + (1UL << order) - 1, page_address(page),
 	       page_to_nid(page), page_zone(page)->name);
 	return 0;
 }
-MONITOR_COMMAND(alloc, "alloc ORDER [dma|dma32|atomic]: allocate and hold a block", cmd_alloc);
+MONITOR_COMMAND(alloc, "ORDER [dma|dma32|atomic]", "allocate a block and hold it", cmd_alloc);
 
 static int cmd_free(int argc, char **argv)
 {
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	bool all = monitor_take_word(&args, "all");
+	unsigned long slot = 0;
 	int n = 0;
 
-	if (argc < 2) {
-		printk("usage: free N | all   (see 'held')\n");
-		return -22;
+	if ((!all && monitor_arg_ulong(&args, "N", 0, MAX_HELD - 1, &slot)) ||
+	    monitor_args_end(&args))
+		return -EINVAL;
+	if (!all && !held[slot].page) {
+		printk("free: no block [%lu] is held (see 'held')\n", slot);
+		return -ENOENT;
 	}
 	for (int i = 0; i < MAX_HELD; i++) {
-		if (held[i].page && (!strcmp(argv[1], "all") ||
-				     (long)i == simple_strtol(argv[1], NULL, 0))) {
+		if (held[i].page && (all || (unsigned long)i == slot)) {
 			release(i);
 			n++;
 		}
@@ -104,37 +107,57 @@ static int cmd_free(int argc, char **argv)
 	printk("freed %d block%s\n", n, n == 1 ? "" : "s");
 	return 0;
 }
-MONITOR_COMMAND(free, "free N | all: give back held blocks", cmd_free);
+MONITOR_COMMAND(free, "N | all", "give back held block [N] (see 'held'), or all of them", cmd_free);
 
 static int cmd_held(int argc, char **argv)
 {
+	int n = 0;
+
 	(void)argc;
 	(void)argv;
 	for (int i = 0; i < MAX_HELD; i++) {
-		if (held[i].page)
+		if (held[i].page) {
 			printk("[%d] order %u pfn %#lx\n", i, held[i].order,
 			       page_to_pfn(held[i].page));
+			n++;
+		}
 	}
+	if (!n)
+		printk("held: no blocks ('alloc' and 'frag' hold some)\n");
 	return 0;
 }
-MONITOR_COMMAND(held, "list the blocks alloc and frag are holding", cmd_held);
+MONITOR_COMMAND(held, "", "list the blocks alloc and frag are holding", cmd_held);
+
+static int free_slots(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_HELD; i++)
+		n += !held[i].page;
+	return n;
+}
 
 static int cmd_frag(int argc, char **argv)
 {
-	unsigned long n = argc > 1 ? simple_strtoul(argv[1], NULL, 0) : 256;
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long n = 256, got = 0, kept = 0;
 	int slots[MAX_HELD];
-	unsigned long got = 0, kept = 0;
 
+	if (monitor_opt_ulong(&args, "N", 2, MAX_HELD, &n) || monitor_args_end(&args))
+		return -EINVAL;
+	if ((unsigned long)free_slots() < n) {
+		printk("frag: N is %lu but only %d of %d held slots are free ('free all' first)\n",
+		       n, free_slots(), MAX_HELD);
+		return -ENOSPC;
+	}
 	/* Take single pages straight from the buddy lists, not a per-CPU cache. */
 	drain_all_pages();
-	for (; got < n && got < MAX_HELD; got++) {
+	for (; got < n; got++) {
 		struct page *page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
 
-		if (!page || (slots[got] = hold(page, 0)) < 0) {
-			if (page)
-				__free_pages(page, 0);
+		if (!page)
 			break;
-		}
+		slots[got] = hold(page, 0);
 	}
 	/* Only now free every other one: freed earlier, it would be reused at once. */
 	for (unsigned long i = 0; i < got; i++) {
@@ -148,4 +171,5 @@ static int cmd_frag(int argc, char **argv)
 	       "their buddies are free but cannot merge ('free all' undoes it)\n", kept, got);
 	return 0;
 }
-MONITOR_COMMAND(frag, "frag [N]: hold every other one of N single pages", cmd_frag);
+MONITOR_COMMAND(frag, "[N]", "allocate N single pages (2..512, default 256), free every other one",
+		cmd_frag);

@@ -85,7 +85,7 @@ static int cmd_vmstat(int argc, char **argv)
 		printk("%s %lu\n", vm_event_names[i], events[i]);
 	return 0;
 }
-MONITOR_COMMAND(vmstat, "event counters of the memory allocators", cmd_vmstat);
+MONITOR_COMMAND(vmstat, "", "event counters of the memory allocators", cmd_vmstat);
 
 static int cmd_buddyinfo(int argc, char **argv)
 {
@@ -93,6 +93,17 @@ static int cmd_buddyinfo(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	/* Our header (Linux's /proc/buddyinfo has none): an order-n block is 2^n pages. */
+	printk("%21s", "order");
+	for (int o = 0; o <= MAX_PAGE_ORDER; o++)
+		printk(KERN_CONT " %6d", o);
+	printk(KERN_CONT "\n%21s", "block size");
+	for (int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		unsigned long kib = (PAGE_SIZE >> 10) << o;
+
+		printk(KERN_CONT " %5lu%c", kib < 1024 ? kib : kib >> 10, kib < 1024 ? 'K' : 'M');
+	}
+	printk(KERN_CONT "\n");
 	for_each_populated_zone(zone) {
 		printk("Node %d, zone %8s", zone->node, zone->name);
 		for (int o = 0; o <= MAX_PAGE_ORDER; o++)
@@ -101,7 +112,7 @@ static int cmd_buddyinfo(int argc, char **argv)
 	}
 	return 0;
 }
-MONITOR_COMMAND(buddyinfo, "free blocks per order (0..10) per zone", cmd_buddyinfo);
+MONITOR_COMMAND(buddyinfo, "", "free blocks of each order (0..10: 4K..4M) per zone", cmd_buddyinfo);
 
 static void show_zone(struct zone *zone)
 {
@@ -137,7 +148,8 @@ static int cmd_zoneinfo(int argc, char **argv)
 		show_zone(zone);
 	return 0;
 }
-MONITOR_COMMAND(zoneinfo, "each zone's range, watermarks, reserves and free pages", cmd_zoneinfo);
+MONITOR_COMMAND(zoneinfo, "", "each zone's range, watermarks, reserves and free pages",
+		cmd_zoneinfo);
 
 static int cmd_meminfo(int argc, char **argv)
 {
@@ -157,4 +169,5 @@ static int cmd_meminfo(int argc, char **argv)
 	printk("(the firmware's memory map itself: 'memmap')\n");
 	return 0;
 }
-MONITOR_COMMAND(meminfo, "RAM: total, managed, free, reserved, struct page overhead", cmd_meminfo);
+MONITOR_COMMAND(meminfo, "", "RAM: total, managed, free, reserved, struct page overhead",
+		cmd_meminfo);

@@ -13,7 +13,12 @@ the serial output as it comes, and decides:
   * QEMU exited on its own (a triple fault with -no-reboot) -> failure;
   * nothing for --timeout seconds                      -> QEMU is killed and
     the run fails, naming the case that hung;
-  * no KTAP plan, or fewer suites than planned         -> failure.
+  * no KTAP plan, or fewer suites than planned         -> failure;
+  * no case at all (TESTS= matches nothing)             -> failure, listing
+    the suites the kernel has.
+
+A failed case is shown with its oops's first lines (BUG:, #PF:, RIP:) and
+its last lines; skipped cases are listed with their reasons.
 
 Sub-commands (the Makefile calls them; each prints "N passed, N failed"
 as its last line where it runs tests):
@@ -21,7 +26,9 @@ as its last line where it runs tests):
   test      run the in-kernel suites once (make test-qemu)
   selftest  prove the runner catches failing, crashing and hanging tests
   bench     run the benchmarks and print their table (make bench)
-  all       host results + the QEMU matrix + the self-test (make test)
+  monitor   bad input at the monitor prompt, and the docs' transcripts
+            (tests/monitor_check.py; make test-monitor)
+  all       host results + the QEMU matrix + monitor + the self-test (make test)
 """
 
 import argparse
@@ -34,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import monitor_check
 
 EXIT_TESTS_DONE = (0x10 << 1) | 1
 EXIT_PANIC = (0x11 << 1) | 1
@@ -149,11 +158,12 @@ class Ktap:
     def __init__(self, lines):
         self.plan = None            # suites announced
         self.suites_done = 0
-        self.cases = []             # (suite, case, status, diagnostics)
+        self.cases = []             # (suite, case, status, diagnostics, skip reason)
         self.suite = None           # the suite running when output stopped
         self.case = None            # the case running when output stopped
         self.started = False
         self.totals_seen = False
+        self.no_match = None        # the kernel's "no test matches ..." line
         self.oops = []              # lines of oops/panic reports
         diag = []
         for line in lines:
@@ -178,6 +188,9 @@ class Ktap:
         if line.startswith("# Totals:"):
             self.totals_seen = True
             return
+        if line.startswith("# kunit: no test matches"):
+            self.no_match = line[len("# kunit: "):]
+            return
         if re.search(r"Kernel panic|BUG:|Oops|fault: |invalid opcode|kernel BUG", line):
             self.oops.append(line)
         m = self.RESULT.match(line)
@@ -192,7 +205,7 @@ class Ktap:
         elif indent == 4:
             if m.group(5):
                 status = "skip"
-            self.cases.append((self.suite, m.group(4), status, list(diag)))
+            self.cases.append((self.suite, m.group(4), status, list(diag), m.group(6) or ""))
             self.case = None
             diag.clear()
 
@@ -225,15 +238,20 @@ def judge(status, ktap, timeout):
     elif status is not None and ktap.suites_done < ktap.plan:
         problems.append("MISSING: %d of %d planned suites reported"
                         % (ktap.suites_done, ktap.plan))
+    elif status == EXIT_TESTS_DONE and not ktap.cases:
+        problems.append("NO TESTS: " + (ktap.no_match or "no case ran"))
     return problems
 
 
 # ---------------------------------------------------------------- one run
 
 class Run:
-    def __init__(self, name, passed, failed, skipped, problems, failures, seconds):
-        self.name, self.passed, self.failed, self.skipped = name, passed, failed, skipped
-        self.problems, self.failures, self.seconds = problems, failures, seconds
+    def __init__(self, name, ktap, problems, seconds):
+        self.name, self.problems, self.seconds = name, problems, seconds
+        self.cases, self.oops = ktap.cases, ktap.oops
+        self.failures = [c for c in ktap.cases if c[2] == "not ok"]
+        self.passed, self.skipped = ktap.count("ok"), ktap.count("skip")
+        self.failed = len(self.failures) + (1 if problems else 0)
 
     def summary(self):
         return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
@@ -249,25 +267,57 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
         status, lines = run_qemu(cmd, timeout, os.path.join(LOG_DIR, name + ".log"), echo,
                                  stop_when=lambda l: l.startswith("# Totals:"))
     ktap = Ktap(lines)
-    problems = judge(status, ktap, timeout)
-    failures = [c for c in ktap.cases if c[2] == "not ok"]
-    return Run(name, ktap.count("ok"), len(failures) + (1 if problems else 0),
-               ktap.count("skip"), problems, (failures, ktap.oops),
-               time.monotonic() - start)
+    return Run(name, ktap, judge(status, ktap, timeout), time.monotonic() - start)
+
+
+OOPS_HEAD = re.compile(r"BUG:|#PF:|Oops:|RIP:|WARNING:|invalid opcode|general protection|"
+                       r"double fault|Kernel panic")
+
+
+def excerpt(diag, head=6, tail=10):
+    """A failed case's diagnostics, shortened: an oops's first lines (what and
+    where: BUG:, #PF:, RIP: ...), then the last lines; "..." where lines were left out."""
+    keep = sorted(set([i for i, d in enumerate(diag) if OOPS_HEAD.search(d)][:head]) |
+                  set(range(max(0, len(diag) - tail), len(diag))))
+    out, last = [], -1
+    for i in keep:
+        if i != last + 1:
+            out.append("...")
+        out.append(diag[i].strip())
+        last = i
+    return out
+
+
+def skip_lines(run, most=4):
+    """One line per skip reason, naming the cases it skipped."""
+    by_reason = {}
+    for suite, case, status, _, reason in run.cases:
+        if status == "skip":
+            by_reason.setdefault(reason or "(no reason given)", []).append(suite + "." + case)
+    lines = []
+    for reason, names in by_reason.items():
+        more = " and %d more" % (len(names) - most) if len(names) > most else ""
+        lines.append("SKIPPED (%s): %s%s" % (reason, ", ".join(names[:most]), more))
+    return lines
+
+
+def report_lines(run):
+    """What the terminal shows about a run: failures, problems, skips, the tally."""
+    out = []
+    for suite, case, _, diag, _ in run.failures:
+        out.append("  FAILED %s.%s" % (suite, case))
+        out += ["      " + d for d in excerpt(diag)]
+    for p in run.problems:
+        out.append("  " + p)
+        out += ["      " + line.strip() for line in run.oops[-6:]]
+    out += ["  " + line for line in skip_lines(run)]
+    out.append("  %s: %s (%.1f s; log: build/test-logs/%s.log)"
+               % (run.name, run.summary(), run.seconds, run.name))
+    return out
 
 
 def report(run):
-    failures, oops = run.failures
-    for suite, case, _, diag in failures:
-        print("  FAILED %s.%s" % (suite, case))
-        for d in diag[-12:]:
-            print("      " + d.strip())
-    for p in run.problems:
-        print("  " + p)
-        for line in oops[-6:]:
-            print("      " + line.strip())
-    print("  %s: %s (%.1f s; log: build/test-logs/%s.log)"
-          % (run.name, run.summary(), run.seconds, run.name), flush=True)
+    print("\n".join(report_lines(run)), flush=True)
 
 
 def split_config(options):
@@ -290,54 +340,73 @@ def split_config(options):
 # ---------------------------------------------------------------- self-test
 
 SELFTESTS = [
-    # (what it proves, glob, timeout, check(run, lines-of-report) -> bool)
+    # (what it proves, glob, timeout, check(run, text of its report) -> bool).
+    # Entries with the same glob share one run.
     ("a failing KUNIT_EXPECT fails the run, naming suite and case",
      "selftest_expect", 120,
-     lambda r: r.failed >= 1 and any(f[0] == "selftest_expect" and f[1] == "failing_expectation"
-                                     for f in r.failures[0]) and r.passed >= 1),
+     lambda r, text: r.failed >= 1 and r.passed >= 1 and
+     any(f[0] == "selftest_expect" and f[1] == "failing_expectation" for f in r.failures)),
     ("a page fault inside a case fails that case, and the next case still runs",
      "selftest_fault", 120,
-     lambda r: any(f[1] == "null_dereference" for f in r.failures[0]) and r.passed >= 1
+     lambda r, text: any(f[1] == "null_dereference" for f in r.failures) and r.passed >= 1
      and not r.problems),
+    ("the report of a crashed case keeps the oops's first lines (BUG:, #PF:, RIP:)",
+     "selftest_fault", 120,
+     lambda r, text: all(k in text for k in ("FAILED selftest_fault.null_dereference",
+                                              "BUG: kernel NULL pointer dereference",
+                                              "#PF: supervisor read access", "RIP: ",
+                                              "test case crashed"))),
     ("an endless loop is stopped by the timeout, naming suite and case",
      "selftest_hang", 25,
-     lambda r: any("TIMEOUT" in p and "selftest_hang" in p and "endless_loop" in p
-                   for p in r.problems)),
+     lambda r, text: any("TIMEOUT" in p and "selftest_hang" in p and "endless_loop" in p
+                         for p in r.problems)),
     ("a triple fault (QEMU exits by itself) fails the run, naming the case",
      "selftest_triple", 120,
-     lambda r: any("CRASH" in p and "triple_fault" in p for p in r.problems)),
+     lambda r, text: any("CRASH" in p and "triple_fault" in p for p in r.problems)),
     ("a panic fails the run, naming the case",
      "selftest_panic", 120,
-     lambda r: any("panicked" in p and "calls_panic" in p for p in r.problems)),
+     lambda r, text: any("panicked" in p and "calls_panic" in p for p in r.problems)),
     ("an oops on another CPU panics the kernel, naming the case",
      "selftest_ap_oops", 120,
-     lambda r: any("panicked" in p and "oops_on_another_cpu" in p for p in r.problems)),
+     lambda r, text: any("panicked" in p and "oops_on_another_cpu" in p for p in r.problems)),
     ("a panic while another CPU holds the console still ends the run, naming the case",
      "selftest_panic_printing", 60,
-     lambda r: any("panicked" in p and "panic_while_another_cpu_prints" in p
-                   for p in r.problems)),
+     lambda r, text: any("panicked" in p and "panic_while_another_cpu_prints" in p
+                         for p in r.problems)),
     ("a spinlock taken twice on one CPU is reported, then panics, naming the case",
      "selftest_spin_recursion", 60,
-     lambda r: any("panicked" in p and "spinlock_taken_twice" in p for p in r.problems)
-     and any("BUG: spinlock recursion" in line for line in r.failures[1])),
+     lambda r, text: any("panicked" in p and "spinlock_taken_twice" in p for p in r.problems)
+     and "BUG: spinlock recursion" in text),
     ("a passing suite passes",
      "selftest_pass", 120,
-     lambda r: r.passed >= 1 and r.failed == 0 and not r.problems),
+     lambda r, text: r.passed >= 1 and r.failed == 0 and not r.problems),
+    ("a skipped case is listed on the terminal with its reason",
+     "selftest_pass", 120,
+     lambda r, text: r.skipped == 1 and
+     "SKIPPED (selftest: skipped on purpose): selftest_pass.skipping_case" in text),
+    ("a TESTS filter that matches no test fails, listing the suites there are",
+     "no_such_suite", 120,
+     lambda r, text: any(p.startswith("NO TESTS: no test matches 'no_such_suite'") and
+                         "selftest_pass" in p for p in r.problems)),
 ]
 
 
 def selftest(kernel):
     passed = failed = 0
+    runs = {}
     print("runner self-test: each run below is meant to fail in one way; "
           "the runner must notice exactly that", flush=True)
     for what, glob, timeout, check in SELFTESTS:
-        run = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M", "-smp", "2"], False, timeout,
-                        "selftest-" + glob)
-        ok = check(run)
+        if glob not in runs:
+            runs[glob] = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M", "-smp", "2"],
+                                   False, timeout, "selftest-" + glob)
+        run = runs[glob]
+        text = "\n".join(report_lines(run))
+        ok = check(run, text)
         passed, failed = passed + ok, failed + (not ok)
         print("%s - %s" % ("ok" if ok else "not ok", what), flush=True)
         if not ok:
-            report(run)
+            print(text, flush=True)
     return passed, failed
 
 
@@ -391,18 +460,119 @@ def read_host_results(path):
     return int(m.group(1)), int(m.group(2))
 
 
+def read_matrix(path):
+    with open(path) as f:
+        return [l.split(None, 1) for l in f if l.strip() and not l.startswith("#")]
+
+
+# ---------------------------------------------------------------- the monitor
+
+MONITOR_MACHINE = ["-machine", "pc", "-m", "256M", "-smp", "2"]
+BAD_INPUTS = os.path.join(ROOT, "tests", "monitor", "bad_inputs.txt")
+DOCS = [os.path.join(ROOT, "README.md")] + sorted(
+    os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
+    if f.endswith(".md"))
+
+
+def fenced_block_after(path, heading):
+    """The lines of the first fenced block after the line that contains @heading."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    start = next(i for i, l in enumerate(lines) if heading in l)
+    first = next(i for i in range(start, len(lines)) if lines[i].startswith("```"))
+    return lines[first + 1:lines.index("```", first + 1)]
+
+
+def check_readme_excerpt(matrix):
+    """The README's `make test` excerpt names what `make test` runs: the matrix
+    machines, the monitor checks and every self-test, in order.  Its figures
+    are one run's; this checks the names, which a change can leave behind."""
+    block = fenced_block_after(os.path.join(ROOT, "README.md"), "### What `make test` shows")
+    sections = [l[4:].split(":")[0] for l in block if l.startswith("=== ")]
+    want = [name for name, _ in read_matrix(matrix)] + ["monitor", "runner self-test"]
+    problems = []
+    if sections != want:
+        problems.append("'=== ' sections %s, but make test runs %s" % (sections, want))
+    selftests = [l[len("ok - "):] for l in block if l.startswith("ok - ")]
+    if selftests != [t[0] for t in SELFTESTS]:
+        problems.append("self-test lines %s, but the self-test proves %s"
+                        % (selftests, [t[0] for t in SELFTESTS]))
+    if not re.fullmatch(r"\d+ passed, 0 failed(, \d+ skipped)?", block[-1]):
+        problems.append("it does not end with the 'N passed, 0 failed' line")
+    return problems
+
+
+def check_suite_table():
+    """docs/testing.md's table of suites names every suite of tests/kernel/, and no other."""
+    suites = set()
+    kernel_tests = os.path.join(ROOT, "tests", "kernel")
+    for name in os.listdir(kernel_tests):
+        with open(os.path.join(kernel_tests, name)) as f:
+            suites |= set(re.findall(r"struct kunit_suite \w+ = \{[^}]*?\.name = \"(\w+)\"",
+                                     f.read()))
+    with open(os.path.join(ROOT, "docs", "testing.md")) as f:
+        listed = set(re.findall(r"^\| `(\w+)` \(`\w+\.c`\) \|", f.read(), re.M))
+    return ["not in the table: %s" % " ".join(sorted(suites - listed))] * bool(suites - listed) + \
+        ["in the table but not in tests/kernel/: %s" % " ".join(sorted(listed - suites))] * \
+        bool(listed - suites)
+
+
+def print_check(what, problems):
+    print("  %s - %s" % ("not ok" if problems else "ok", what))
+    for problem in problems:
+        print("      " + problem)
+    return (not problems), bool(problems)
+
+
+def monitor_checks(kernel, matrix):
+    """Bad input at the prompt, the docs' transcripts, the lists in the docs: (passed, failed)."""
+    with tempfile.TemporaryDirectory(prefix="kmem-monitor-") as scratch:
+        iso = os.path.join(scratch, "kmem.iso")
+        make_iso(kernel, "", iso)
+        start = time.monotonic()
+        passed, failed = monitor_check.check_bad_inputs(
+            qemu_command(iso, MONITOR_MACHINE, False, scratch), BAD_INPUTS,
+            os.path.join(LOG_DIR, "monitor-bad-inputs.log"), say=lambda l: print("  " + l))
+    print("  bad input (%s, a line too long, Ctrl-C): %d passed, %d failed (%.1f s; "
+          "log: build/test-logs/monitor-bad-inputs.log)"
+          % (os.path.relpath(BAD_INPUTS, ROOT), passed, failed, time.monotonic() - start),
+          flush=True)
+    p, f = monitor_check.check_transcripts(DOCS, LOG_DIR, say=lambda l: print("  " + l))
+    passed, failed = passed + p, failed + f
+    for what, problems in [
+            ("README.md: the make test excerpt names the machines and self-tests",
+             check_readme_excerpt(matrix)),
+            ("docs/testing.md: the table of suites names every suite", check_suite_table())]:
+        p, f = print_check(what, problems)
+        passed, failed = passed + p, failed + f
+    return passed, failed
+
+
+def cmd_monitor(a):
+    passed, failed = monitor_checks(a.kernel, a.matrix)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
 def cmd_all(a):
     passed, failed = read_host_results(a.host_results)
     skipped = 0
     print("host tests: %d passed, %d failed" % (passed, failed), flush=True)
-    with open(a.matrix) as f:
-        configs = [l.split(None, 1) for l in f if l.strip() and not l.startswith("#")]
-    for name, options in configs:
+    for name, options in read_matrix(a.matrix):
         uefi, cmdline, qemu_args = split_config(options)
         print("=== %s: %s" % (name, options.strip()), flush=True)
         run = run_tests(a.kernel, a.tests, qemu_args, uefi, a.timeout, name, cmdline=cmdline)
         report(run)
         passed, failed, skipped = passed + run.passed, failed + run.failed, skipped + run.skipped
+        if any(p.startswith("NO TESTS") for p in run.problems):
+            print("=== stopping: TESTS='%s' selects nothing on any machine" % a.tests)
+            break
+    if a.tests == "*":
+        print("=== monitor: bad input at the prompt, and the docs' transcripts", flush=True)
+        p, f = monitor_checks(a.kernel, a.matrix)
+        passed, failed = passed + p, failed + f
+    else:
+        print("=== monitor: left out (TESTS='%s' selects in-kernel suites)" % a.tests)
     print("=== runner self-test", flush=True)
     p, f = selftest(a.selftest_kernel)
     passed, failed = passed + p, failed + f
@@ -418,7 +588,7 @@ def main():
     p.add_argument("--kernel", required=True)
     p.add_argument("--output", required=True)
     p.add_argument("--cmdline", default="")
-    for name in ("test", "bench", "all"):
+    for name in ("test", "bench", "all", "monitor"):
         p = sub.add_parser(name)
         p.add_argument("--kernel", required=True)
         p.add_argument("--qemu-args", default="")
@@ -439,7 +609,7 @@ def main():
         make_iso(a.kernel, a.cmdline, a.output)
         return 0
     return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
-            "all": cmd_all}[a.command](a)
+            "all": cmd_all, "monitor": cmd_monitor}[a.command](a)
 
 
 if __name__ == "__main__":

@@ -90,5 +90,6 @@ static int cmd_cpuinfo(int argc, char **argv)
 	print_cpus();
 	return 0;
 }
-MONITOR_COMMAND(cpuinfo, "the CPU's identity and features; every CPU: APIC id, online, ticks, IPIs",
+MONITOR_COMMAND(cpuinfo, "",
+		"the CPU's identity and features; every CPU: APIC id, online, ticks, IPIs",
 		cmd_cpuinfo);

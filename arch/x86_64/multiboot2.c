@@ -231,5 +231,5 @@ static int cmd_memmap(int argc, char **argv)
 	}
 	return 0;
 }
-MONITOR_COMMAND(memmap, "the memory map GRUB gave, range by range and summed by type",
+MONITOR_COMMAND(memmap, "", "the memory map GRUB gave, range by range and summed by type",
 		cmd_memmap);

@@ -22,6 +22,17 @@
 #define VMEMMAP_START	0xffffea0000000000UL	/* struct page array, as Linux */
 #define CPU_STACKS_START 0xfffffe0000000000UL	/* APs' stacks, each above an unmapped guard page */
 
+/*
+ * Scratch kernel virtual range of the monitor's `shootdown` demonstration
+ * (mm/tlb_monitor.c): the last 2 MiB below 0xffffffffc0000000, that is, one
+ * page table at the top of the kernel image's gigabyte, about 1 GiB above
+ * the image itself (a few MiB at KERNEL_VMA).  Linux would load modules
+ * around here; this kernel has none.  Nothing else maps it: it is outside
+ * the direct map, vmalloc space, vmemmap and the CPU stack area.
+ */
+#define TLB_SCRATCH_START	0xffffffffbfe00000UL
+#define TLB_SCRATCH_PAGES	512UL
+
 typedef u64 phys_addr_t;
 
 static inline void *__va(phys_addr_t phys)

@@ -46,4 +46,4 @@ static int cmd_poweroff(int argc, char **argv)
 	printk("Power down\n");
 	machine_power_off();
 }
-MONITOR_COMMAND(poweroff, "switch the machine off (QEMU exits with status 0)", cmd_poweroff);
+MONITOR_COMMAND(poweroff, "", "switch the machine off (QEMU exits with status 0)", cmd_poweroff);

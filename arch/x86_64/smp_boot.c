@@ -340,4 +340,5 @@ void smp_init(void)
 	}
 	smp_cpus_done();
 	local_irq_enable();
+	system_state = SYSTEM_RUNNING;
 }

@@ -13,17 +13,15 @@
  * be global).  Above tlb_single_page_flush_ceiling pages one full flush is
  * cheaper than that many invlpg instructions plus the refills.
  *
- * The `tlbstat` monitor command prints the four vmstat TLB counters, per
- * CPU and summed.
+ * The monitor's `tlbstat` and `shootdown` (mm/tlb_monitor.c) show the
+ * counters and a shootdown.
  */
 #include "mm/tlbflush.h"
 #include "mm/vmstat.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"
-#include "kernel/monitor.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
 #include "kernel/smp.h"
 
 /** tlb_single_page_flush_ceiling - above this many pages, flush everything */
@@ -158,34 +156,3 @@ void flush_tlb_all(void)
 
 	shootdown(&info);
 }
-
-static int cmd_tlbstat(int argc, char **argv)
-{
-	static const struct {
-		enum vm_event_item item;
-		const char *name;
-	} rows[] = {
-		{ NR_TLB_REMOTE_FLUSH, "nr_tlb_remote_flush" },
-		{ NR_TLB_REMOTE_FLUSH_RECEIVED, "nr_tlb_remote_flush_received" },
-		{ NR_TLB_LOCAL_FLUSH_ALL, "nr_tlb_local_flush_all" },
-		{ NR_TLB_LOCAL_FLUSH_ONE, "nr_tlb_local_flush_one" },
-	};
-	unsigned int cpu;
-
-	(void)argc;
-	(void)argv;
-	printk("%-30s %10s", "counter", "total");
-	for_each_online_cpu(cpu)
-		printk(KERN_CONT "  %7s%-2u", "CPU", cpu);
-	printk(KERN_CONT "\n");
-	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
-		unsigned long sum = global_vm_event(rows[i].item);
-		printk("%-30s %10lu", rows[i].name, sum);
-		for_each_online_cpu(cpu)
-			printk(KERN_CONT "  %9lu", cpu_vm_event(cpu, rows[i].item));
-		printk(KERN_CONT "\n");
-	}
-	printk("single-page flush ceiling: %lu pages\n", tlb_single_page_flush_ceiling);
-	return 0;
-}
-MONITOR_COMMAND(tlbstat, "TLB flush counters (vmstat nr_tlb_*), per CPU", cmd_tlbstat);

@@ -33,7 +33,7 @@ HOST_MM_SRCS := mm/page_alloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c mm/vm
 	mm/oom_kill.c mm/vmstat.c lib/string.c lib/vsprintf.c kernel/printk_log.c \
 	tests/host/mm_host.c
 
-HOST_SRCS_test_string := lib/string.c
+HOST_SRCS_test_string := lib/string.c lib/kstrtox.c
 HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c
 HOST_SRCS_test_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
 

@@ -93,6 +93,13 @@ static inline bool cpu_possible(unsigned int cpu)
 
 extern unsigned int host_in_interrupt;	/* nonzero: "in an interrupt handler" */
 
+/* The host's machines are always "running": the context checks apply. */
+enum system_states {
+	SYSTEM_BOOTING,
+	SYSTEM_RUNNING,
+};
+#define system_state	SYSTEM_RUNNING
+
 static inline bool in_interrupt(void)
 {
 	return host_in_interrupt != 0;

@@ -4,6 +4,7 @@
 #include "host_test.h"
 #include "kernel_names.h"
 #include "lib/string.h"
+#include "lib/kstrtox.h"
 #include "lib/errno.h"
 
 HOST_TEST(memcpy_copies_and_returns_dst)
@@ -79,16 +80,25 @@ HOST_TEST(strscpy_truncates_and_terminates)
 	CHECK(strscpy(b, "x", 0) == -E2BIG);
 }
 
-HOST_TEST(strtoul_bases)
+/* The edges where the arithmetic could overflow: undefined behaviour shows up here. */
+HOST_TEST(kstrtox_limits)
 {
-	char *end;
+	unsigned long long ull = 7;
+	long long ll = 7;
+	unsigned int u = 7;
+	int i = 7;
 
-	CHECK(simple_strtoul("1234", &end, 0) == 1234 && *end == '\0');
-	CHECK(simple_strtoul("0x1f", NULL, 0) == 31);
-	CHECK(simple_strtoul("017", NULL, 0) == 15);
-	CHECK(simple_strtoul("ff", NULL, 16) == 255);
-	CHECK(simple_strtoul("12ab", &end, 10) == 12 && *end == 'a');
-	CHECK(simple_strtol("-42", NULL, 10) == -42);
+	CHECK(kstrtoull("18446744073709551615", 10, &ull) == 0 && ull == ~0ULL);
+	CHECK(kstrtoull("18446744073709551616", 10, &ull) == -ERANGE && ull == ~0ULL);
+	CHECK(kstrtoull("0xffffffffffffffff", 0, &ull) == 0 && ull == ~0ULL);
+	CHECK(kstrtoull("0x10000000000000000", 0, &ull) == -ERANGE);
+	CHECK(kstrtoll("-9223372036854775808", 10, &ll) == 0 && ll == -9223372036854775807LL - 1);
+	CHECK(kstrtoll("-9223372036854775809", 10, &ll) == -ERANGE);
+	CHECK(kstrtoll("9223372036854775808", 10, &ll) == -ERANGE);
+	CHECK(kstrtouint("4294967296", 10, &u) == -ERANGE && u == 7);
+	CHECK(kstrtoint("-2147483648", 10, &i) == 0 && i == -2147483647 - 1);
+	CHECK(kstrtoint("2147483648", 10, &i) == -ERANGE);
+	CHECK(kstrtoint("12x", 10, &i) == -EINVAL && i == -2147483647 - 1);
 }
 
 HOST_TEST(glob_matches_like_a_shell)

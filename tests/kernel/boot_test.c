@@ -5,12 +5,15 @@
  */
 #include "kunit/test.h"
 #include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "mm/page_alloc.h"
 #include "mm/memblock.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
+#include "lib/string.h"
 
 extern const char _text[], _etext[], _rodata[], _data[], _end[];
 
@@ -45,6 +48,22 @@ static void command_line_reaches_the_kernel(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cmdline_has("kunit"));
 	KUNIT_EXPECT_TRUE(test, cmdline_get("kunit.filter_glob", glob, sizeof(glob)));
 	KUNIT_EXPECT_FALSE(test, cmdline_has("kuni"));
+}
+
+/* kmain confirms each option that took effect on a boot line of its own. */
+static void command_line_options_are_confirmed(struct kunit *test)
+{
+	static char log[60 * 1024];
+
+	if (printk_log_pos() >= sizeof(log))
+		kunit_skip(test, "the boot messages have left the log");
+	printk_log_read(0, log, sizeof(log));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "\nCommand line: kunit "));
+	if (page_poisoning_enabled())
+		KUNIT_EXPECT_NOT_NULL(test, strstr(log, "\npage_poison=1: freed pages are filled"));
+	else
+		KUNIT_EXPECT_NULL(test, strstr(log, "page_poison=1:"));
+	KUNIT_EXPECT_EQ(test, cmdline_has("loglevel"), strstr(log, "\nloglevel=") != NULL);
 }
 
 static void acpi_tables_found(struct kunit *test)
@@ -99,6 +118,7 @@ static struct kunit_case boot_cases[] = {
 	KUNIT_CASE(memory_map_has_ram),
 	KUNIT_CASE(kernel_is_loaded_above_1mib),
 	KUNIT_CASE(command_line_reaches_the_kernel),
+	KUNIT_CASE(command_line_options_are_confirmed),
 	KUNIT_CASE(acpi_tables_found),
 	KUNIT_CASE(long_mode_with_nx),
 	{}

@@ -119,6 +119,38 @@ static void warn_on_reports_and_continues(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "Call Trace:"));
 }
 
+static int count_of(const char *haystack, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = haystack; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static __noinline void dump_stack_caller(void)
+{
+	dump_stack();
+	barrier();	/* keep the call from becoming a tail jump */
+}
+
+/* Each frame once: dump_stack()'s own return address used to be printed twice. */
+static void dump_stack_shows_each_caller_once(struct kunit *test)
+{
+	static char log[4096];
+	unsigned long pos = printk_log_pos();
+	const char *trace;
+
+	dump_stack_caller();
+	printk_log_read(pos, log, sizeof(log));
+	trace = strstr(log, "Call Trace:\n");
+	KUNIT_ASSERT_NOT_NULL(test, trace);
+	KUNIT_EXPECT_EQ(test, strncmp(trace, "Call Trace:\n dump_stack_caller+0x", 33), 0);
+	KUNIT_EXPECT_EQ_MSG(test, count_of(log, "dump_stack_caller+"), 1, "%s", log);
+	KUNIT_EXPECT_EQ(test, count_of(log, "dump_stack_shows_each_caller_once+"), 1);
+	KUNIT_EXPECT_EQ(test, count_of(log, " dump_stack+"), 0);
+}
+
 static struct kunit_case oops_cases[] = {
 	KUNIT_CASE(nofault_reads_mapped_memory),
 	KUNIT_CASE(nofault_unmapped_is_efault),
@@ -128,6 +160,7 @@ static struct kunit_case oops_cases[] = {
 	KUNIT_CASE(oops_reports_page_fault),
 	KUNIT_CASE(oops_reports_invalid_opcode),
 	KUNIT_CASE(warn_on_reports_and_continues),
+	KUNIT_CASE(dump_stack_shows_each_caller_once),
 	{}
 };
 static struct kunit_suite oops_suite = { .name = "oops", .test_cases = oops_cases };

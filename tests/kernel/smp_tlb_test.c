@@ -40,9 +40,16 @@
 static u64 victim[PAGE_SIZE / 8] __aligned(PAGE_SIZE);	/* page A, and the address */
 static u64 page_b[PAGE_SIZE / 8] __aligned(PAGE_SIZE);
 
+/*
+ * The reader counts each read in exactly one of four counters; the number
+ * of reads is their sum, not a fifth counter.  (A separate "reads" counter,
+ * sampled a moment apart from "saw_a", once gave "read the OLD page 20581
+ * times in 20575 reads".)  Each counter only grows, so over any interval the
+ * difference of one is at most the difference of the sum.
+ */
 static struct reader {
 	struct work_struct work;
-	unsigned long reads, saw_a, saw_b, faults, other;
+	unsigned long saw_a, saw_b, faults, other;
 	unsigned long stop;
 } rd;
 
@@ -60,22 +67,7 @@ static void reader_fn(struct work_struct *work)
 			__atomic_fetch_add(&rd.saw_b, 1, __ATOMIC_RELAXED);
 		else
 			__atomic_fetch_add(&rd.other, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&rd.reads, 1, __ATOMIC_RELEASE);
 	}
-}
-
-/* Wait until the reader has made @n more reads; false after the deadline. */
-static bool reads_pass(unsigned long n)
-{
-	unsigned long want = __atomic_load_n(&rd.reads, __ATOMIC_ACQUIRE) + n;
-	u64 end = ktime_get_ns() + DEADLINE_NS;
-
-	while (__atomic_load_n(&rd.reads, __ATOMIC_ACQUIRE) < want) {
-		if (ktime_get_ns() > end)
-			return false;
-		cpu_relax();
-	}
-	return true;
 }
 
 struct counts {
@@ -84,10 +76,26 @@ struct counts {
 
 static struct counts snap(void)
 {
-	return (struct counts){ __atomic_load_n(&rd.saw_a, __ATOMIC_ACQUIRE),
-				__atomic_load_n(&rd.saw_b, __ATOMIC_ACQUIRE),
-				__atomic_load_n(&rd.faults, __ATOMIC_ACQUIRE),
-				__atomic_load_n(&rd.reads, __ATOMIC_ACQUIRE) };
+	struct counts c = { __atomic_load_n(&rd.saw_a, __ATOMIC_RELAXED),
+			    __atomic_load_n(&rd.saw_b, __ATOMIC_RELAXED),
+			    __atomic_load_n(&rd.faults, __ATOMIC_RELAXED), 0 };
+
+	c.reads = c.a + c.b + c.faults + __atomic_load_n(&rd.other, __ATOMIC_RELAXED);
+	return c;
+}
+
+/* Wait until the reader has made @n more reads; false after the deadline. */
+static bool reads_pass(unsigned long n)
+{
+	unsigned long want = snap().reads + n;
+	u64 end = ktime_get_ns() + DEADLINE_NS;
+
+	while (snap().reads < want) {
+		if (ktime_get_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
 }
 
 static void shootdown_reaches_a_cpu_that_cached_the_page(struct kunit *test)

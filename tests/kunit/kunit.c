@@ -336,6 +336,14 @@ int kunit_run_all_tests(const char *glob)
 		if (glob_match(suite_glob, (*s)->name))
 			run_suite(*s, ++nr, case_glob, &totals);
 	}
+	if (!totals.passed && !totals.failed && !totals.skipped) {
+		/* Say what exists, so a mistyped filter is not a silent success. */
+		printk("# kunit: no test matches '%s'; the suites are:", glob);
+		for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites;
+		     s++)
+			printk(KERN_CONT " %s", (*s)->name);
+		printk(KERN_CONT "\n");
+	}
 	printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", totals.passed,
 	       totals.failed, totals.skipped,
 	       totals.passed + totals.failed + totals.skipped);

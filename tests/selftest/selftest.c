@@ -7,8 +7,9 @@
  * expectation, a fault inside a case (and recovery after it), an endless
  * loop, a triple fault, a panic, an oops on another CPU (which no case can
  * catch: the kernel panics and stops the other CPUs), and a spinlock taken
- * twice on one CPU (reported, then a panic).  If the runner ever stopped noticing
- * one of these, its self-test would fail and so would `make test`.
+ * twice on one CPU (reported, then a panic); and that a skip shows its
+ * reason.  If the runner ever stopped noticing one of these, its self-test
+ * would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
@@ -163,8 +164,15 @@ static struct kunit_suite spin_recursion_suite = {
 	.test_cases = spin_recursion_cases,
 };
 
+/* A skip is neither pass nor failure; the runner must still show its reason. */
+static void skipping_case(struct kunit *test)
+{
+	kunit_skip(test, "selftest: skipped on purpose");
+}
+
 static struct kunit_case pass_cases[] = {
 	KUNIT_CASE(passing_case),
+	KUNIT_CASE(skipping_case),
 	{}
 };
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };

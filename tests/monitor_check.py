@@ -1,0 +1,268 @@
+"""tests/monitor_check.py - type at the monitor and check what it answers.
+
+Two checks that `make test` runs after the QEMU matrix (qemu_runner.py calls
+them; `make test-monitor` runs only them):
+
+  bad inputs   Boot the kernel `make run` boots, with two CPUs, and type every
+               input of tests/monitor/bad_inputs.txt.  Each must get exactly
+               the one-line reply the file gives, and afterwards the free
+               pages (meminfo), the held blocks (held), every vmstat counter
+               and every CPU's IPI counts (cpuinfo) must be as they were.
+               Then two inputs a file cannot hold: a line longer than the
+               monitor's buffer, and Ctrl-C (byte 0x03) stopping a long `ipi`.
+  transcripts  Every "printf '...' | make run ..." line in README.md and
+               docs/*.md is run as written, and its output compared with the
+               fenced block that follows it in the doc: line by line, a line
+               "..." standing for any number of lines, and every number
+               (decimal or hex) standing for any number, since pfns, counts
+               and timings change from build to build and machine to machine.
+               So the docs show what a student really sees, up to the figures.
+
+Each input and each transcript counts as one test in `make test`'s total.
+"""
+
+import os
+import re
+import select
+import shlex
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1bc")
+PROMPT = "kmem> "
+LINE_MAX = 255          # kernel/monitor.c: the longest line it takes
+
+
+class MonitorGone(Exception):
+    pass
+
+
+class Monitor:
+    """A kernel booted to its monitor prompt, with our pipe as its serial input."""
+
+    def __init__(self, cmd, log_path, boot_timeout=120):
+        os.makedirs(os.path.dirname(log_path), exist_ok=True)
+        self.log = open(log_path, "w")
+        self.log.write("# " + " ".join(shlex.quote(c) for c in cmd) + "\n")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.buf = ""
+        self.boot_log = self.read_until_prompt(boot_timeout)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+    def _read(self, deadline):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise MonitorGone("no prompt within the timeout; output so far: %r" % self.buf[-300:])
+        ready, _, _ = select.select([self.proc.stdout], [], [], min(left, 1.0))
+        if not ready:
+            return
+        chunk = os.read(self.proc.stdout.fileno(), 65536)
+        if not chunk:
+            raise MonitorGone("QEMU exited (status %s); output so far: %r"
+                              % (self.proc.wait(), self.buf[-300:]))
+        text = ANSI.sub("", chunk.decode("latin-1")).replace("\r", "")
+        self.buf += text
+        self.log.write(text)
+        self.log.flush()
+
+    def read_until(self, pattern, timeout):
+        """Everything up to and including the first match of the regex @pattern."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.buf):
+            self._read(deadline)
+        m = re.search(pattern, self.buf)
+        out, self.buf = self.buf[:m.end()], self.buf[m.end():]
+        return out
+
+    def read_until_prompt(self, timeout):
+        """The output before the next prompt (the prompt itself is consumed)."""
+        return self.read_until(r"(^|\n)" + re.escape(PROMPT) + r"$", timeout)[:-len(PROMPT)]
+
+    def type(self, text):
+        self.proc.stdin.write(text.encode("latin-1"))
+        self.proc.stdin.flush()
+
+    def command(self, line, timeout=60):
+        """Type @line and Enter; return the reply's lines (without the echo of @line)."""
+        self.type(line + "\n")
+        out = self.read_until_prompt(timeout).rstrip("\n").split("\n")
+        return out[1:]
+
+
+# ---------------------------------------------------------------- bad inputs
+
+def read_bad_inputs(path):
+    """(setup commands, [(line number, input, expected reply)]) from bad_inputs.txt."""
+    setup, cases = [], []
+    with open(path) as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line.startswith("setup: "):
+                setup.append(line[len("setup: "):])
+                continue
+            typed, sep, expected = line.partition(" => ")
+            if not sep:
+                raise SystemExit("%s:%d: no ' => ' between the input and its reply"
+                                 % (path, number))
+            cases.append((number, typed.rstrip(), expected.strip()))
+    return setup, cases
+
+
+def reply_matches(reply, expected):
+    """A reply is one line, equal to @expected (or matching it whole, after 're:')."""
+    if len(reply) != 1:
+        return False
+    if expected.startswith("re:"):
+        return re.fullmatch(expected[3:].strip(), reply[0]) is not None
+    return reply[0] == expected
+
+
+CPU_ROW = re.compile(r"^\s*(\d+)\s+\d+\s+(?:online|offline)\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)\s*$")
+
+
+def machine_state(mon):
+    """What no bad input may change: free pages, held blocks, counters, IPIs taken."""
+    free = [l for l in mon.command("meminfo") if l.startswith("MemFree")]
+    ipis = [m.groups() for m in map(CPU_ROW.match, mon.command("cpuinfo")) if m]
+    return {"free pages": free, "held blocks": mon.command("held"),
+            "vmstat": mon.command("vmstat"), "IPIs (cpu, call, tlb, wakeup)": ipis}
+
+
+def state_changes(before, after):
+    return ["%s: %s -> %s" % (k, before[k], after[k]) for k in before if before[k] != after[k]]
+
+
+def check_bad_inputs(qemu_cmd, path, log_path, say=print):
+    """Type every bad input, and the over-long line and Ctrl-C; return (passed, failed)."""
+    setup, cases = read_bad_inputs(path)
+    too_long = "alloc 1 " + "0" * LINE_MAX
+    cases = [("line %d: %s" % (n, typed), typed, exp) for n, typed, exp in cases]
+    cases.append(("a line of %d characters" % len(too_long), too_long,
+                  "monitor: line too long (more than %d characters); ignored" % LINE_MAX))
+    passed = failed = 0
+    mon = Monitor(qemu_cmd, log_path)
+    try:
+        for line in setup:
+            mon.command(line)
+        for what, typed, expected in cases:
+            before = machine_state(mon)
+            reply = mon.command(typed)
+            problems = [] if reply_matches(reply, expected) else [
+                "expected: " + expected, "got:      " + "\n          ".join(reply)]
+            problems += state_changes(before, machine_state(mon))
+            passed, failed = passed + (not problems), failed + bool(problems)
+            if problems:
+                say("not ok - monitor: " + what)
+                for p in problems:
+                    say("      " + p)
+        ok = check_ctrl_c(mon)
+        passed, failed = passed + ok, failed + (not ok)
+        if not ok:
+            say("not ok - monitor: Ctrl-C stops 'ipi 1 1000000' and the prompt comes back")
+    except MonitorGone as e:
+        say("not ok - monitor: %s" % e)
+        failed += 1
+    finally:
+        mon.close()
+    return passed, failed
+
+
+def check_ctrl_c(mon):
+    """Ctrl-C ends a long command; the held blocks are still there afterwards."""
+    held = mon.command("held")
+    mon.type("ipi 1 1000000\n")
+    mon.read_until(r"ipi 1 1000000\n", 10)
+    time.sleep(0.3)
+    mon.type("\x03")
+    reply = mon.read_until_prompt(30).rstrip("\n").split("\n")
+    return (bool(reply) and re.fullmatch(r"ipi: interrupted after \d+ of 1000000 round trips",
+                                          reply[0]) is not None
+            and mon.command("held") == held)
+
+
+# ---------------------------------------------------------------- transcripts
+
+NUMBER = re.compile(r"0x[0-9a-fA-F]+|[0-9a-fA-F]*[0-9][0-9a-fA-F]*")
+
+
+def normalise(line):
+    """A line with every number replaced by '#' and runs of blanks by one space."""
+    return " ".join(NUMBER.sub("#", line).split())
+
+
+def transcripts(path):
+    """[(line number of the command, shell command, expected lines, line number of the
+    first expected line)] for each piped `make run` in @path."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    blocks, i = [], 0
+    while i < len(lines):      # fenced blocks: (first line number, language, body)
+        if lines[i].startswith("```"):
+            j = lines.index("```", i + 1)
+            blocks.append((i + 1, lines[i][3:].strip(), lines[i + 1:j]))
+            i = j
+        i += 1
+    found = []
+    for (number, lang, body), following in zip(blocks, blocks[1:] + [None]):
+        for k, line in enumerate(body):
+            if lang == "sh" and "| make run" in line and following:
+                found.append((number + 1 + k, line.strip(), following[2], following[0] + 1))
+    return found
+
+
+def compare(expected, actual, first_line=1):
+    """None if @actual shows @expected (see the module comment), else what differs;
+    @first_line is the doc's line number of expected[0], for the message."""
+    exp = [normalise(l) for l in expected]
+    act = [normalise(l) for l in actual]
+    pos, gap = 0, False
+    for k, want in enumerate(exp):
+        if want == "...":
+            gap = True
+            continue
+        if gap:
+            while pos < len(act) and act[pos] != want:
+                pos += 1
+        if pos >= len(act) or act[pos] != want:
+            seen = actual[pos] if pos < len(actual) else "(end of output)"
+            return "line %d: %r\n      output:  %r" % (first_line + k, expected[k], seen)
+        pos, gap = pos + 1, False
+    if not gap and any(act[pos:]):
+        return "the output goes on after the doc's last line: %r" % actual[pos]
+    return None
+
+
+def run_transcript(command, timeout=180):
+    """The output of a doc's `printf ... | make run ...`, as a student's terminal shows it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    done = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=timeout)
+    text = ANSI.sub("", done.stdout.decode("latin-1")).replace("\r", "")
+    return [l.rstrip() for l in text.rstrip("\n").split("\n")]
+
+
+def check_transcripts(docs, log_dir, say=print):
+    """Run every transcript in @docs; return (passed, failed)."""
+    passed = failed = 0
+    for doc in docs:
+        for number, command, expected, first_line in transcripts(doc):
+            name = "%s:%d" % (os.path.relpath(doc, ROOT), number)
+            actual = run_transcript(command)
+            with open(os.path.join(log_dir, "transcript-%s-%d.log"
+                                   % (os.path.basename(doc), number)), "w") as log:
+                log.write("# %s\n%s\n" % (command, "\n".join(actual)))
+            problem = compare(expected, actual, first_line)
+            passed, failed = passed + (problem is None), failed + (problem is not None)
+            say("%s - %s: %s" % ("not ok" if problem else "ok", name, command))
+            if problem:
+                say("      " + problem)
+    return passed, failed
