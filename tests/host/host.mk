@@ -36,6 +36,7 @@ HOST_MM_SRCS := mm/page_alloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c mm/vm
 HOST_SRCS_test_string := lib/string.c
 HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c
 HOST_SRCS_test_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
+HOST_SRCS_test_rbtree := lib/rbtree.c tests/host/rbtree_check.c
 
 host_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_SRCS_$(1)))
 
