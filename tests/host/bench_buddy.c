@@ -7,6 +7,7 @@
  *				(--toggle-collect=measured_loop)
  *	bench_buddy --native	time every scenario, in ns per pair
  *	bench_buddy --list	the scenarios, one a line: name<TAB>description
+ *	bench_buddy --title	the table's title
  *
  * tests/host/bench.sh runs each scenario under callgrind with N and 2N
  * pairs and divides the difference by N: instructions per alloc+free pair,
@@ -114,6 +115,11 @@ static double native_ns(const struct scenario *s)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--title")) {
+		printf("Buddy allocator on the host (gcc -O2, no sanitizers): "
+		       "one alloc_pages() + __free_pages() pair\n");
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
 			printf("%s\t%s\n", scenarios[i].name, scenarios[i].what);
@@ -131,6 +137,6 @@ int main(int argc, char **argv)
 		measured_loop(s->order, strtoul(argv[2], NULL, 0));
 		return 0;
 	}
-	fprintf(stderr, "usage: bench_buddy SCENARIO N | --native | --list\n");
+	fprintf(stderr, "usage: bench_buddy SCENARIO N | --native | --list | --title\n");
 	return 2;
 }
