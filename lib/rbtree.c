@@ -187,6 +187,22 @@ static __always_inline void insert_fixup(struct rb_node *node, struct rb_root *r
 /* ---------------------------------------------------------------- erasing */
 
 /*
+ * @child (maybe NULL) has taken, under @parent, the place of a node that
+ * was black if @was_black.  Returns the parent of a place left one black
+ * short, or NULL if the black heights are right.
+ */
+static inline struct rb_node *took_place(struct rb_node *child, struct rb_node *parent,
+					 bool was_black)
+{
+	if (child) {
+		/* a lone child is red (rule 3) under a black node: black now, in its place */
+		rb_set_parent_color(child, parent, RB_BLACK);
+		return NULL;
+	}
+	return was_black ? parent : NULL;
+}
+
+/*
  * Take @node out of the tree, keeping the order and the augmented values.
  * Returns the parent of the place left one black short (see erase_fixup()),
  * or NULL if every black height is still right.
@@ -202,13 +218,7 @@ static __always_inline struct rb_node *erase_node(struct rb_node *node, struct r
 		struct rb_node *only = left ? left : right;
 
 		change_child(node, only, parent, root);
-		if (only) {
-			/* a lone child is red (rule 3), under a black node: black now */
-			rb_set_parent_color(only, parent, RB_BLACK);
-			short_parent = NULL;
-		} else {
-			short_parent = rb_is_black(node) ? parent : NULL;
-		}
+		short_parent = took_place(only, parent, rb_is_black(node));
 		augment->propagate(parent, NULL);
 		return short_parent;
 	}
@@ -232,12 +242,7 @@ static __always_inline struct rb_node *erase_node(struct rb_node *node, struct r
 	succ->rb_left = left;
 	rb_set_parent(left, succ);
 	change_child(node, succ, parent, root);
-	if (orphan) {
-		rb_set_parent_color(orphan, succ_parent, RB_BLACK);
-		short_parent = NULL;
-	} else {
-		short_parent = rb_is_black(succ) ? succ_parent : NULL;
-	}
+	short_parent = took_place(orphan, succ_parent, rb_is_black(succ));
 	succ->__rb_parent_color = node->__rb_parent_color;	/* node's parent and colour */
 	augment->propagate(succ, NULL);
 	return short_parent;

@@ -1,12 +1,7 @@
 /*
  * tests/host/bench_vmap_area.c - the cost of the vmap-area allocator's
  * part of a vmalloc() + vfree() pair, on the host, built with -O2 and no
- * sanitizers (not a test).  Same interface as bench_buddy.c:
- *
- *	bench_vmap_area SCENARIO N	N pairs inside measured_loop()
- *	bench_vmap_area --native	every scenario natively, ns per pair
- *	bench_vmap_area --list		the scenarios: name<TAB>description
- *	bench_vmap_area --title		the table's title
+ * sanitizers (not a test).  How it runs and is counted: bench_host.h.
  *
  * A pair is what vmalloc.c will do under its locks, minus the locks:
  * __alloc_vmap_area() of one page and its guard page, insert_vmap_area()
@@ -18,10 +13,7 @@
  * areas already in it, arranged per scenario so that the pair's path is
  * known (see scenarios[]).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "bench_host.h"
 #include "mm_host.h"
 #include "mm/vmap_area.h"
 
@@ -76,12 +68,6 @@ static void put_area(unsigned long addr)
 	merge_or_add_vmap_area_augment(va, &free_tree, &spare);
 }
 
-#ifdef __clang__
-#define __noclone
-#else
-#define __noclone	__attribute__((noclone))
-#endif
-
 /* What callgrind counts: n pairs and nothing else. */
 __noinline __noclone void measured_loop(unsigned long size, unsigned long align, unsigned long n)
 {
@@ -93,78 +79,49 @@ __noinline __noclone void measured_loop(unsigned long size, unsigned long align,
 	}
 }
 
-static void setup(const struct scenario *s)
+static void setup(size_t i)
 {
 	static unsigned long holes[BUSY];
+	const struct scenario *s = &scenarios[i];
 
+	host_printk_quiet = true;
 	rb_list_init(&free_tree);
 	rb_list_init(&busy);
 	INIT_LIST_HEAD(&spare);
-	for (int i = 1; i < NODES; i++)
-		list_add_tail(&nodes[i].list, &spare);
+	for (int k = 1; k < NODES; k++)
+		list_add_tail(&nodes[k].list, &spare);
 	nodes[0].va_start = VSTART;
 	nodes[0].va_end = VEND;
 	merge_or_add_vmap_area_augment(&nodes[0], &free_tree, &spare);
 	/* one page first, so that 2 MiB alignment falls in the middle of the free space */
 	get_area(PAGE_SIZE, PAGE_SIZE);
-	for (int i = 0; i < BUSY; i++) {
+	for (int k = 0; k < BUSY; k++) {
 		get_area(2 * PAGE_SIZE, PAGE_SIZE);
 		if (s->hole)
-			holes[i] = get_area(s->hole * PAGE_SIZE, PAGE_SIZE);
+			holes[k] = get_area(s->hole * PAGE_SIZE, PAGE_SIZE);
 	}
-	for (int i = 0; s->hole && i < BUSY; i++)
-		put_area(holes[i]);
+	for (int k = 0; s->hole && k < BUSY; k++)
+		put_area(holes[k]);
 	/* warm up */
 	measured_loop(s->pages * PAGE_SIZE, s->align, 1000);
 }
 
-static const struct scenario *find(const char *name)
+static void run(size_t i, unsigned long n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++) {
-		if (!strcmp(scenarios[i].name, name))
-			return &scenarios[i];
-	}
-	fprintf(stderr, "bench_vmap_area: no scenario '%s'\n", name);
-	exit(2);
+	measured_loop(scenarios[i].pages * PAGE_SIZE, scenarios[i].align, n);
 }
 
-static double native_ns(const struct scenario *s)
+static const char *describe(size_t i, const char **what)
 {
-	const unsigned long n = 2000000;
-	struct timespec t0, t1;
-
-	setup(s);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	measured_loop(s->pages * PAGE_SIZE, s->align, n);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / n;
+	*what = scenarios[i].what;
+	return scenarios[i].name;
 }
 
-int main(int argc, char **argv)
-{
-	host_printk_quiet = true;
-	if (argc == 2 && !strcmp(argv[1], "--title")) {
-		printf("vmap-area allocator on the host (gcc -O2, no sanitizers): "
-		       "alloc + busy insert, then lookup + unlink + free, of one page and its guard\n");
-		return 0;
-	}
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
-			printf("%s\t%s\n", scenarios[i].name, scenarios[i].what);
-		return 0;
-	}
-	if (argc == 2 && !strcmp(argv[1], "--native")) {
-		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
-			printf("%s\t%.1f\n", scenarios[i].name, native_ns(&scenarios[i]));
-		return 0;
-	}
-	if (argc == 3) {
-		const struct scenario *s = find(argv[1]);
-
-		setup(s);
-		measured_loop(s->pages * PAGE_SIZE, s->align, strtoul(argv[2], NULL, 0));
-		return 0;
-	}
-	fprintf(stderr, "usage: bench_vmap_area SCENARIO N | --native | --list | --title\n");
-	return 2;
-}
+const struct bench bench = {
+	.title = "vmap-area allocator on the host (gcc -O2, no sanitizers): alloc + busy insert, "
+		 "then lookup + unlink + free, of one page and its guard",
+	.nr_scenarios = ARRAY_SIZE(scenarios),
+	.describe = describe,
+	.setup = setup,
+	.run = run,
+};

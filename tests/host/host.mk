@@ -148,11 +148,11 @@ $(BUILD)/bench-host/obj/tests/host/%.o: tests/host/%.c
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/bench-host/bench_buddy: $(patsubst %.c,$(BUILD)/bench-host/obj/%.o,$(HOST_MM_SRCS) \
-		tests/host/bench_buddy.c)
+		tests/host/bench_buddy.c tests/host/bench_main.c)
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -o $@ $^
 
 $(BUILD)/bench-host/bench_vmap_area: $(patsubst %.c,$(BUILD)/bench-host/obj/%.o,$(HOST_MM_SRCS) \
-		mm/vmap_area.c lib/rbtree.c tests/host/bench_vmap_area.c)
+		mm/vmap_area.c lib/rbtree.c tests/host/bench_vmap_area.c tests/host/bench_main.c)
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -o $@ $^
 
 .PHONY: bench-host

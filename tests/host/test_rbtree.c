@@ -415,17 +415,6 @@ HOST_TEST(augmented_picture_lowest_fit)
 
 /* ---------------------------------------------------------------- randomized */
 
-static u64 rng_state;
-
-static u64 rng(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 #define POOL	600
 
 struct rtree {
@@ -472,7 +461,7 @@ static void rtree_erase(struct rtree *t, struct item *it)
 /* One random operation: insert (or erase, if the key is there), erase, replace, change a value. */
 static void random_op(struct rtree *t, bool growing)
 {
-	u64 r = rng();
+	u64 r = host_rng();
 	unsigned int what = r % 100;
 	struct item *it;
 
@@ -534,7 +523,7 @@ HOST_TEST(random_operations_keep_every_invariant)
 
 	printf("    random test: seed %#llx (RBTREE_SEED), %lu operations (RBTREE_OPS)\n",
 	       (unsigned long long)seed, ops);
-	rng_state = seed;
+	host_rng_state = seed;
 	for (i = 0; i < ops && !failed; i++) {
 		/* phases of growth and shrinkage: from empty trees to full ones and back */
 		bool growing = (i / 5000) % 2 == 0;

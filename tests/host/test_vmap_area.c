@@ -491,17 +491,6 @@ HOST_TEST(model_checks_catch_a_corrupted_tree)
 
 /* ---------------------------------------------------------------- randomized */
 
-static u64 rng_state;
-
-static u64 rng(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Mostly small areas plus a guard page, as vmalloc's; some large; a few of any byte size. */
 static unsigned long random_size(u64 r)
 {
@@ -538,7 +527,7 @@ static void random_ops(struct vmodel *m, unsigned long ops, unsigned long *done)
 	for (i = 0; i < ops && !vmap_check_failures; i++) {
 		/* phases of growth and shrinkage: the space fills up, and empties */
 		bool growing = (i / 50000) % 2 == 0;
-		u64 r = rng(), r2 = rng();
+		u64 r = host_rng(), r2 = host_rng();
 		unsigned int what = r % 1000;
 
 		r >>= 10;
@@ -578,7 +567,7 @@ HOST_TEST(random_model_based_test)
 
 	printf("    random model test: seed %#llx (VMAP_SEED), %lu operations (VMAP_OPS)\n",
 	       (unsigned long long)seed, ops);
-	rng_state = seed;
+	host_rng_state = seed;
 	vmap_check_failures = 0;
 	host_printk_quiet = true;
 	for (size_t s = 0; s < ARRAY_SIZE(spaces) && !vmap_check_failures; s++) {
