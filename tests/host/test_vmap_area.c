@@ -200,8 +200,8 @@ HOST_TEST(lowest_fit_wins_over_the_larger_range)
 }
 
 /*
- * Linux searches for size + align - 1 when the alignment is above a page,
- * and would take 8-16 here; the lowest fit is 2-4, exactly 2 aligned pages.
+ * The lowest fit is 2-4, exactly 2 aligned pages, shorter than size + align
+ * - 1 (what Linux looks for when the alignment is above a page).
  */
 HOST_TEST(lowest_fit_even_when_the_alignment_is_tight)
 {
