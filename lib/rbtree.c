@@ -172,7 +172,7 @@ static __always_inline void insert_fixup(struct rb_node *node, struct rb_root *r
 			continue;
 		}
 		if (node == child(parent, !side)) {
-			/* an inner grandchild: rotate it up, its old parent becomes its outer child */
+			/* an inner grandchild: rotate it up; its parent becomes its outer child */
 			rotate(parent, !side, root, augment_rotate);
 			parent = node;
 		}

@@ -81,12 +81,14 @@ struct rb_list {
 	struct list_head head;
 };
 
+/* An empty tree, at boot or before a test. */
 static inline void rb_list_init(struct rb_list *tree)
 {
 	tree->root = RB_ROOT;
 	INIT_LIST_HEAD(&tree->head);
 }
 
+/* The area's length in bytes (with its guard page, for vmalloc's). */
 static inline unsigned long va_size(const struct vmap_area *va)
 {
 	return va->va_end - va->va_start;

@@ -31,10 +31,14 @@ struct scenario {
 };
 
 static const struct scenario scenarios[] = {
-	{ "packed", "1,000 areas side by side; the pair takes the free space's left edge and merges back", 0, 2, PAGE_SIZE },
-	{ "holes-fit", "1,000 areas, 1,000 holes that fit: the lowest hole taken whole, put back alone", 2, 2, PAGE_SIZE },
-	{ "holes-small", "1,000 areas, 1,000 holes too small: passed over by subtree_max_size", 1, 2, PAGE_SIZE },
-	{ "align-2m", "1,000 areas, 2 MiB alignment: a free range split in three, merged back", 1, 2, 2UL << 20 },
+	{ "packed", "1,000 areas side by side; the pair takes the free space's left edge "
+		    "and merges back", 0, 2, PAGE_SIZE },
+	{ "holes-fit", "1,000 areas, 1,000 holes that fit: the lowest hole taken whole, "
+		       "put back alone", 2, 2, PAGE_SIZE },
+	{ "holes-small", "1,000 areas, 1,000 holes too small: passed over by subtree_max_size",
+	  1, 2, PAGE_SIZE },
+	{ "align-2m", "1,000 areas, 2 MiB alignment: a free range split in three, merged back",
+	  1, 2, 2UL << 20 },
 };
 
 static struct vmap_area nodes[NODES];

@@ -60,7 +60,8 @@ static int walk(struct walk *w, const struct rb_node *node, const struct rb_node
 	if (right < 0)
 		return -1;
 	if (left != right) {
-		snprintf(w->why, sizeof(w->why), "node %p: black height %d on the left, %d on the right",
+		snprintf(w->why, sizeof(w->why),
+			 "node %p: black height %d on the left, %d on the right",
 			 (void *)node, left, right);
 		return -1;
 	}
@@ -75,7 +76,8 @@ static bool iterators_agree(struct walk *w, const struct rb_root *root)
 
 	for (i = 0; i < w->count; i++, n = rb_next(n)) {
 		if (n != w->nodes[i]) {
-			snprintf(w->why, sizeof(w->why), "rb_first/rb_next: node %lu is %p, should be %p",
+			snprintf(w->why, sizeof(w->why),
+				 "rb_first/rb_next: node %lu is %p, should be %p",
 				 i, (void *)n, (void *)w->nodes[i]);
 			return false;
 		}
@@ -87,7 +89,8 @@ static bool iterators_agree(struct walk *w, const struct rb_root *root)
 	n = rb_last(root);
 	for (i = w->count; i-- > 0; n = rb_prev(n)) {
 		if (n != w->nodes[i]) {
-			snprintf(w->why, sizeof(w->why), "rb_last/rb_prev: node %lu is %p, should be %p",
+			snprintf(w->why, sizeof(w->why),
+				 "rb_last/rb_prev: node %lu is %p, should be %p",
 				 i, (void *)n, (void *)w->nodes[i]);
 			return false;
 		}
@@ -104,6 +107,7 @@ const char *rbtree_check(const struct rb_root *root, rbtree_order_fn in_order,
 {
 	static const struct rb_node *nodes[1 << 22];
 	static struct walk w;
+	unsigned __int128 n1;
 
 	w = (struct walk){ in_order, augmented_ok, nodes, 0, ARRAY_SIZE(nodes), 0, "" };
 	*count = 0;
@@ -113,7 +117,8 @@ const char *rbtree_check(const struct rb_root *root, rbtree_order_fn in_order,
 		return w.why;
 	*count = w.count;
 	/* depth <= 2 * log2(n + 1), that is 2^depth <= (n + 1)^2 */
-	if (((unsigned __int128)1 << w.deepest) > (unsigned __int128)(w.count + 1) * (w.count + 1)) {
+	n1 = w.count + 1;
+	if (((unsigned __int128)1 << w.deepest) > n1 * n1) {
 		snprintf(w.why, sizeof(w.why), "%lu nodes %d deep: more than 2 * log2(n + 1)",
 			 w.count, w.deepest);
 		return w.why;

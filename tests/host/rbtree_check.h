@@ -23,7 +23,7 @@
 typedef bool (*rbtree_order_fn)(const struct rb_node *prev, const struct rb_node *node);
 typedef bool (*rbtree_augmented_fn)(const struct rb_node *node);
 
-/* NULL if every invariant holds, else what is wrong (a static buffer); the node count in *@count. */
+/* NULL if every invariant holds, else what is wrong (a static buffer); the count in *@count */
 const char *rbtree_check(const struct rb_root *root, rbtree_order_fn in_order,
 			 rbtree_augmented_fn augmented_ok, unsigned long *count);
 

@@ -51,7 +51,9 @@ static bool item_max_ok(const struct rb_node *node)
 static long check(const struct rb_root *root, bool augmented)
 {
 	unsigned long count;
-	const char *why = rbtree_check(root, item_in_order, augmented ? item_max_ok : NULL, &count);
+	const char *why;
+
+	why = rbtree_check(root, item_in_order, augmented ? item_max_ok : NULL, &count);
 
 	if (why) {
 		printf("    rbtree_check: %s\n", why);
@@ -61,11 +63,10 @@ static long check(const struct rb_root *root, bool augmented)
 }
 
 /*
- * Link @it where its key belongs (the walk every user of the API writes),
- * then rebalance, the plain or the augmented way.  Returns whether the walk
- * only went left (the new leftmost node).
+ * Link @it where its key belongs: the walk every user of the API writes.
+ * Returns whether the walk only went left (@it is the new leftmost node).
  */
-static bool insert(struct rb_root *root, struct item *it, bool augmented)
+static bool link(struct rb_root *root, struct item *it)
 {
 	struct rb_node **link = &root->rb_node, *parent = NULL;
 	bool leftmost = true;
@@ -80,14 +81,22 @@ static bool insert(struct rb_root *root, struct item *it, bool augmented)
 		}
 	}
 	rb_link_node(&it->rb, parent, link);
+	it->in_tree = true;
+	return leftmost;
+}
+
+/* link(), then rebalance, the plain or the augmented way. */
+static bool insert(struct rb_root *root, struct item *it, bool augmented)
+{
+	bool leftmost = link(root, it);
+
 	if (augmented) {
 		it->max = it->value;
-		item_cb_propagate(parent, NULL);
+		item_cb_propagate(rb_parent(&it->rb), NULL);
 		rb_insert_augmented(&it->rb, root, &item_cb);
 	} else {
 		rb_insert_color(&it->rb, root);
 	}
-	it->in_tree = true;
 	return leftmost;
 }
 
@@ -235,8 +244,9 @@ HOST_TEST(erase_every_node_of_small_trees)
 				struct rb_root root = RB_ROOT;
 
 				for (int i = 0; i < n; i++) {
-					/* an irregular order (67 is prime to n): red nodes everywhere */
-					items[i] = (struct item){ .key = (i * 67 + 3) % n, .value = i };
+					/* scrambled (67 is prime to n): red nodes everywhere */
+					items[i] = (struct item){ .key = (i * 67 + 3) % n,
+								  .value = i };
 					insert(&root, &items[i], augmented);
 				}
 				seen[erase_case_of(&items[victim].rb)]++;
@@ -312,7 +322,7 @@ HOST_TEST(cached_root_tracks_leftmost)
 
 	for (int i = 0; i < N; i++) {
 		items[i] = (struct item){ .key = (i * 89) % N + 1000 };
-		rb_insert_color_cached(&items[i].rb, &root, insert(&root.rb_root, &items[i], false));
+		rb_insert_color_cached(&items[i].rb, &root, link(&root.rb_root, &items[i]));
 		lowest = min(lowest, items[i].key);
 		CHECK(rb_first_cached(&root) == rb_first(&root.rb_root));
 		CHECK(to_item(rb_first_cached(&root))->key == lowest);
@@ -334,9 +344,9 @@ HOST_TEST(erase_cached_of_a_middle_node_returns_null)
 	struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 	struct rb_root_cached root = RB_ROOT_CACHED;
 
-	rb_insert_color_cached(&b.rb, &root, insert(&root.rb_root, &b, false));
-	rb_insert_color_cached(&a.rb, &root, insert(&root.rb_root, &a, false));
-	rb_insert_color_cached(&c.rb, &root, insert(&root.rb_root, &c, false));
+	rb_insert_color_cached(&b.rb, &root, link(&root.rb_root, &b));
+	rb_insert_color_cached(&a.rb, &root, link(&root.rb_root, &a));
+	rb_insert_color_cached(&c.rb, &root, link(&root.rb_root, &c));
 	CHECK(rb_first_cached(&root) == &a.rb);
 	CHECK(rb_erase_cached(&b.rb, &root) == NULL);
 	CHECK(rb_first_cached(&root) == &a.rb);
@@ -439,10 +449,10 @@ static struct item *random_member(struct rtree *t, u64 r)
 
 static void rtree_insert(struct rtree *t, struct item *it)
 {
-	bool leftmost = insert(&t->root.rb_root, it, t->augmented);
-
-	if (!t->augmented && leftmost)
-		t->root.rb_leftmost = &it->rb;
+	if (t->augmented)
+		insert(&t->root.rb_root, it, true);
+	else
+		rb_insert_color_cached(&it->rb, &t->root, link(&t->root.rb_root, it));
 	t->count++;
 }
 
@@ -535,9 +545,9 @@ HOST_TEST(random_operations_keep_every_invariant)
 			random_op(tr, growing);
 			n = check(&tr->root.rb_root, tr->augmented);
 			most = max(most, n);
-			if (n != tr->count ||
-			    (!tr->augmented && rb_first_cached(&tr->root) != rb_first(&tr->root.rb_root))) {
-				printf("    %s tree after operation %lu: %ld nodes, %ld expected\n",
+			if (n != tr->count || (!tr->augmented &&
+			    rb_first_cached(&tr->root) != rb_first(&tr->root.rb_root))) {
+				printf("    %s tree after op %lu: %ld nodes, %ld expected\n",
 				       tr->name, i, n, tr->count);
 				failed = true;
 			}

@@ -87,7 +87,8 @@ static const char *free_ranges(struct fixture *fx)
 /* Allocate @pages pages aligned to @align pages, anywhere in the space. */
 static unsigned long alloc(struct fixture *fx, unsigned long pages, unsigned long align)
 {
-	return __alloc_vmap_area(&fx->free, pages * PG, align * PG, BASE, VMALLOC_END_, &fx->spare);
+	return __alloc_vmap_area(&fx->free, pages * PG, align * PG, BASE, VMALLOC_END_,
+				 &fx->spare);
 }
 
 /* Give [P(a), P(b)) back; returns the node now holding it. */
@@ -586,8 +587,10 @@ HOST_TEST(random_model_based_test)
 		misuses += m.misuses;
 	}
 	host_printk_quiet = false;
-	printf("    %lu ops: %lu allocs (%lu failed), %lu frees, %lu purges, %lu misuses; %.1f s\n",
-	       done, allocs, fails, frees, purges, misuses, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	printf("    %lu ops: %lu allocs (%lu failed), %lu frees, %lu purges, %lu misuses; "
+	       "%.1f s\n",
+	       done, allocs, fails, frees, purges, misuses,
+	       (double)(clock() - t0) / CLOCKS_PER_SEC);
 	CHECK(vmap_check_failures == 0);
 	CHECK(done == ops / 5 * 5);
 	if (vmap_check_failures)

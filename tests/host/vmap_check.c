@@ -529,7 +529,7 @@ void vmodel_finish(struct vmodel *m)
 	if (m->nr_ranges != 1 || m->ranges[0].start != m->start || m->ranges[0].end != m->end ||
 	    !m->free.root.rb_node || to_va(m->free.root.rb_node)->va_start != m->start ||
 	    to_va(m->free.root.rb_node)->va_end != m->end)
-		fail("at the end, the free space is not the one range 0x%lx-0x%lx", m->start, m->end);
+		fail("at the end, the free space is not one range 0x%lx-0x%lx", m->start, m->end);
 	/* the trees are dropped whole: free what is left */
 	list_for_each_entry_safe(va, n, &m->free.head, list)
 		node_free(m, va);
