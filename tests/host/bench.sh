@@ -1,6 +1,8 @@
 #!/bin/sh
-# tests/host/bench.sh BENCH_BUDDY - instructions per alloc+free pair of the
-# buddy allocator's fast paths, counted by callgrind (tests/host/bench_buddy.c).
+# tests/host/bench.sh BENCH - instructions per alloc+free pair of an
+# allocator's paths, counted by callgrind: BENCH is tests/host/bench_buddy.c
+# or bench_vmap_area.c, built; it names its scenarios (--list), its title
+# (--title), and runs one (SCENARIO N) or all natively (--native).
 #
 # Each scenario runs twice under callgrind, with N and 2N pairs, counting
 # only inside measured_loop(); (Ir(2N) - Ir(N)) / N is the exact number of
@@ -25,7 +27,7 @@ ir() {	# ir SCENARIO COUNT -> instructions counted in measured_loop
 }
 
 "$bench" --native > "$out/native"
-echo "Buddy allocator on the host (gcc -O2, no sanitizers): one alloc_pages() + __free_pages() pair"
+"$bench" --title
 printf '%-14s %12s %10s   %s\n' scenario "instr/pair" "ns/pair" "what"
 "$bench" --list | while IFS='	' read -r name what; do
 	a=$(ir "$name" "$N")

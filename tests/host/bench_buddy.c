@@ -1,16 +1,8 @@
 /*
  * tests/host/bench_buddy.c - the cost of the buddy allocator's fast paths,
- * on the host, built with -O2 and no sanitizers (not a test).
- *
- *	bench_buddy SCENARIO N	run N alloc+free pairs of SCENARIO inside
- *				measured_loop(), for callgrind
- *				(--toggle-collect=measured_loop)
- *	bench_buddy --native	time every scenario, in ns per pair
- *	bench_buddy --list	the scenarios, one a line: name<TAB>description
- *
- * tests/host/bench.sh runs each scenario under callgrind with N and 2N
- * pairs and divides the difference by N: instructions per alloc+free pair,
- * exactly, with the set-up and the loop's entry and exit cancelled out.
+ * on the host, built with -O2 and no sanitizers (not a test): one
+ * alloc_pages() + __free_pages() pair is what measured_loop() repeats.
+ * How it runs and is counted: bench_host.h.
  *
  * The machine is 1 MiB..256 MiB (ZONE_DMA and ZONE_DMA32; GFP_KERNEL is
  * served from DMA32, whose per-CPU batch is then 15), one CPU.  Before
@@ -19,10 +11,7 @@
  * held (no split, no merge), or only order-10 blocks (the allocation
  * splits one, the free merges it back: the worst case).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "bench_host.h"
 #include "mm_host.h"
 #include "mm/internal.h"
 
@@ -46,22 +35,6 @@ static const struct scenario scenarios[] = {
 	{ "order9-split", "order-9, split from order 10 and merged back", 9, false, true },
 };
 
-static const struct scenario *find(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++) {
-		if (!strcmp(scenarios[i].name, name))
-			return &scenarios[i];
-	}
-	fprintf(stderr, "bench_buddy: no scenario '%s'\n", name);
-	exit(2);
-}
-
-#ifdef __clang__
-#define __noclone
-#else
-#define __noclone	__attribute__((noclone))
-#endif
-
 /* What callgrind counts: n alloc+free pairs and nothing else. */
 __noinline __noclone void measured_loop(unsigned int order, unsigned long n)
 {
@@ -73,9 +46,10 @@ __noinline __noclone void measured_loop(unsigned int order, unsigned long n)
 	}
 }
 
-static void setup(const struct scenario *s)
+static void setup(size_t i)
 {
 	static const struct host_range ram[] = { { 1 * MiB, 255 * MiB, 0 } };
+	const struct scenario *s = &scenarios[i];
 	struct page *a, *b;
 
 	host_printk_quiet = true;
@@ -103,37 +77,22 @@ static void setup(const struct scenario *s)
 	measured_loop(s->order, 1000);
 }
 
-static double native_ns(const struct scenario *s)
+static void run(size_t i, unsigned long n)
 {
-	const unsigned long n = 2000000;
-	struct timespec t0, t1;
-
-	setup(s);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	measured_loop(s->order, n);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / n;
+	measured_loop(scenarios[i].order, n);
 }
 
-int main(int argc, char **argv)
+static const char *describe(size_t i, const char **what)
 {
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
-			printf("%s\t%s\n", scenarios[i].name, scenarios[i].what);
-		return 0;
-	}
-	if (argc == 2 && !strcmp(argv[1], "--native")) {
-		for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
-			printf("%s\t%.1f\n", scenarios[i].name, native_ns(&scenarios[i]));
-		return 0;
-	}
-	if (argc == 3) {
-		const struct scenario *s = find(argv[1]);
-
-		setup(s);
-		measured_loop(s->order, strtoul(argv[2], NULL, 0));
-		return 0;
-	}
-	fprintf(stderr, "usage: bench_buddy SCENARIO N | --native | --list\n");
-	return 2;
+	*what = scenarios[i].what;
+	return scenarios[i].name;
 }
+
+const struct bench bench = {
+	.title = "Buddy allocator on the host (gcc -O2, no sanitizers): "
+		 "one alloc_pages() + __free_pages() pair",
+	.nr_scenarios = ARRAY_SIZE(scenarios),
+	.describe = describe,
+	.setup = setup,
+	.run = run,
+};

@@ -1,9 +1,10 @@
 /*
  * tests/host/fuzz_replay.c - run a libFuzzer target over files, without
- * libFuzzer: `make test` uses it to replay the committed corpus
- * (tests/host/corpus/buddy/) with the host compiler and the sanitizers.
+ * libFuzzer: `make test` uses it to replay the committed corpora
+ * (tests/host/corpus/NAME/) with the host compiler and the sanitizers.
+ * Linked with tests/host/fuzz_NAME.c, it is fuzz_NAME_replay:
  *
- *	fuzz_buddy_replay [FILE|DIR]...	(default: tests/host/corpus/buddy)
+ *	fuzz_NAME_replay [FILE|DIR]...	(default: tests/host/corpus/NAME)
  *
  * The whole replay is one case for tests/host/run.sh ("1 passed"); a
  * crash (sanitizer, failed check) ends the program, which run.sh counts
@@ -83,10 +84,25 @@ static void run_path(const char *path)
 	free(names);
 }
 
+/* fuzz_NAME_replay's own corpus: tests/host/corpus/NAME */
+static void run_own_corpus(const char *argv0)
+{
+	const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+	size_t len = strlen(name);
+	char dir[256];
+
+	if (strncmp(name, "fuzz_", 5) || len <= 12 || strcmp(name + len - 7, "_replay")) {
+		fprintf(stderr, "%s: not named fuzz_NAME_replay: give the corpus\n", argv0);
+		exit(1);
+	}
+	snprintf(dir, sizeof(dir), "tests/host/corpus/%.*s", (int)(len - 12), name + 5);
+	run_path(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		run_path("tests/host/corpus/buddy");
+		run_own_corpus(argv[0]);
 	for (int i = 1; i < argc; i++)
 		run_path(argv[i]);
 	printf("ok 1 %d inputs replayed\n", passed);

@@ -15,13 +15,16 @@
 # (fake RAM, vmemmap, locks and CPUs) instead of the kernel's.
 #
 #   make test-host-build   build and run every host test (part of `make test`);
-#                          this includes fuzz_buddy_replay, which runs the
-#                          fuzz target over the committed corpus
-#                          tests/host/corpus/buddy/ (a second or two; no fuzzing)
-#   make fuzz-buddy        fuzz for FUZZ_SECONDS (60) with libFuzzer (clang),
-#                          starting from that corpus; new inputs go to
-#                          build/fuzz/corpus/ (copy good ones to the corpus)
-#   make bench-host        instruction counts (callgrind) of the buddy fast paths
+#                          this includes fuzz_NAME_replay, which runs the fuzz
+#                          target tests/host/fuzz_NAME.c over its committed
+#                          corpus tests/host/corpus/NAME/ (seconds; no fuzzing)
+#   make fuzz-buddy        fuzz the buddy allocator for FUZZ_SECONDS (60) with
+#                          libFuzzer (clang), starting from its corpus; new
+#                          inputs go to build/fuzz/corpus/buddy/ (copy good
+#                          ones to the corpus)
+#   make fuzz-vmap-area    the same for the vmap-area allocator
+#   make bench-host        instruction counts (callgrind) of the buddy allocator's
+#                          fast paths and of the vmap-area allocator
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests/host -DMM_HOSTED \
@@ -36,6 +39,9 @@ HOST_MM_SRCS := mm/page_alloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c mm/vm
 HOST_SRCS_test_string := lib/string.c lib/kstrtox.c
 HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c
 HOST_SRCS_test_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
+HOST_SRCS_test_rbtree := lib/rbtree.c tests/host/rbtree_check.c
+HOST_VMAP_SRCS := mm/vmap_area.c lib/rbtree.c tests/host/rbtree_check.c tests/host/vmap_check.c
+HOST_SRCS_test_vmap_area := $(HOST_MM_SRCS) $(HOST_VMAP_SRCS)
 
 host_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_SRCS_$(1)))
 
@@ -55,11 +61,16 @@ $(BUILD)/host/%: tests/host/%.c tests/host/host_test.h $$(call host_objs,$$*)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(filter %.o,$^)
 
-# The fuzz target, replayed over the committed corpus with the host compiler.
-HOST_FUZZ_OBJS := $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_MM_SRCS) \
-	tests/host/buddy_check.c tests/host/fuzz_buddy.c tests/host/fuzz_replay.c)
-HOST_TESTS += $(BUILD)/host/fuzz_buddy_replay
-$(BUILD)/host/fuzz_buddy_replay: $(HOST_FUZZ_OBJS)
+# The fuzz targets (see libFuzzer below), each replayed over its committed
+# corpus with the host compiler: fuzz_NAME_replay is tests/host/fuzz_NAME.c,
+# what it tests (FUZZ_SRCS_NAME) and tests/host/fuzz_replay.c.
+FUZZ_TARGETS := buddy vmap_area
+FUZZ_SRCS_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
+FUZZ_SRCS_vmap_area := $(HOST_MM_SRCS) $(HOST_VMAP_SRCS)
+HOST_TESTS += $(patsubst %,$(BUILD)/host/fuzz_%_replay,$(FUZZ_TARGETS))
+fuzz_replay_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(FUZZ_SRCS_$(1)) \
+	tests/host/fuzz_$(1).c tests/host/fuzz_replay.c)
+$(BUILD)/host/fuzz_%_replay: $$(call fuzz_replay_objs,$$*)
 	@$(if $(Q),echo "  HOSTLD  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $^
 
@@ -78,13 +89,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests/host -DMM_HOSTED
 
-# Only the allocator itself is instrumented for coverage, so that the fuzzer
-# steers by what the allocator does, not by boot code, printk formatting or
-# the checkers (which are still built with the sanitizers).
-FUZZ_COV_SRCS := mm/page_alloc.c mm/page_debug.c mm/vmscan.c mm/oom_kill.c
-FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/cov/%.o,$(FUZZ_COV_SRCS)) \
-	$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out $(FUZZ_COV_SRCS),$(HOST_MM_SRCS)) \
-		tests/host/buddy_check.c tests/host/fuzz_buddy.c)
+# Only the allocator itself is instrumented for coverage (FUZZ_COV_NAME), so
+# that the fuzzer steers by what the allocator does, not by boot code, printk
+# formatting or the checkers (which are still built with the sanitizers).
+FUZZ_COV_buddy := mm/page_alloc.c mm/page_debug.c mm/vmscan.c mm/oom_kill.c
+FUZZ_COV_vmap_area := mm/vmap_area.c lib/rbtree.c
 
 $(BUILD)/fuzz/cov/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)
@@ -99,24 +108,31 @@ $(BUILD)/fuzz/obj/tests/host/%.o: tests/host/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_buddy: $(FUZZ_OBJS)
+fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz/cov/%.o,$(FUZZ_COV_$(1))) \
+	$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out $(FUZZ_COV_$(1)),$(FUZZ_SRCS_$(1))) \
+		tests/host/fuzz_$(1).c)
+$(BUILD)/fuzz/fuzz_%: $$(call fuzz_objs,$$*)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^
 
-.PHONY: fuzz-buddy fuzz-deps
+.PHONY: fuzz-deps $(subst _,-,$(patsubst %,fuzz-%,$(FUZZ_TARGETS)))
 fuzz-deps:
 	@sh tools/install-deps.sh clang
 	@mkdir -p $(BUILD)/fuzz
 	@echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' \
 		> $(BUILD)/fuzz/probe.c
 	@$(FUZZ_CC) -fsanitize=fuzzer $(BUILD)/fuzz/probe.c -o $(BUILD)/fuzz/probe 2>/dev/null || \
-		{ echo "fuzz-buddy: $(FUZZ_CC) cannot link -fsanitize=fuzzer: libFuzzer is missing" \
+		{ echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer: libFuzzer is missing" \
 		       "(on Debian it comes with clang's runtime, libclang-rt-dev)" >&2; exit 1; }
 
-fuzz-buddy: fuzz-deps $(BUILD)/fuzz/fuzz_buddy
-	@mkdir -p $(BUILD)/fuzz/corpus
-	$(BUILD)/fuzz/fuzz_buddy -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+# make fuzz-NAME (with - for _): fuzz tests/host/fuzz_NAME.c from its corpus.
+define fuzz_rule
+fuzz-$(subst _,-,$(1)): fuzz-deps $(BUILD)/fuzz/fuzz_$(1)
+	@mkdir -p $(BUILD)/fuzz/corpus/$(1)
+	$(BUILD)/fuzz/fuzz_$(1) -max_total_time=$$(FUZZ_SECONDS) -max_len=4096 \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ \
-		$(BUILD)/fuzz/corpus tests/host/corpus/buddy
+		$(BUILD)/fuzz/corpus/$(1) tests/host/corpus/$(1)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 
 # ---------------------------------------------------------------- benchmark
 
@@ -133,9 +149,13 @@ $(BUILD)/bench-host/obj/tests/host/%.o: tests/host/%.c
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/bench-host/bench_buddy: $(patsubst %.c,$(BUILD)/bench-host/obj/%.o,$(HOST_MM_SRCS) \
-		tests/host/bench_buddy.c)
+		tests/host/bench_buddy.c tests/host/bench_main.c)
+	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -o $@ $^
+
+$(BUILD)/bench-host/bench_vmap_area: $(patsubst %.c,$(BUILD)/bench-host/obj/%.o,$(HOST_MM_SRCS) \
+		mm/vmap_area.c lib/rbtree.c tests/host/bench_vmap_area.c tests/host/bench_main.c)
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -o $@ $^
 
 .PHONY: bench-host
-bench-host: $(BUILD)/bench-host/bench_buddy
-	@sh tests/host/bench.sh $<
+bench-host: $(BUILD)/bench-host/bench_buddy $(BUILD)/bench-host/bench_vmap_area
+	@for b in $^; do sh tests/host/bench.sh $$b || exit 1; done

@@ -296,32 +296,21 @@ HOST_TEST(no_block_crosses_a_zone_boundary)
 
 /* ---------------------------------------------------------------- restoring */
 
-static u64 rng_state;
-
-static u64 rng(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 BUDDY_TEST(freeing_everything_restores_buddyinfo_exactly)
 {
 	struct buddy_snapshot start;
 	struct held h = { 0 };
 
-	rng_state = 42;
+	host_rng_state = 42;
 	snapshot(&start);
 	for (int i = 0; i < 3000; i++) {
-		unsigned int o = rng() % 4 ? rng() % 3 : rng() % 11;
+		unsigned int o = host_rng() % 4 ? host_rng() % 3 : host_rng() % 11;
 		struct page *page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, o);
 
 		if (page)
 			hold(&h, page, o);
-		if (h.n && rng() % 3 == 0) {	/* free a random one */
-			unsigned long k = rng() % h.n;
+		if (h.n && host_rng() % 3 == 0) {	/* free a random one */
+			unsigned long k = host_rng() % h.n;
 
 			__free_pages(h.pages[k], h.orders[k]);
 			h.nr_pages -= 1UL << h.orders[k];
@@ -333,7 +322,7 @@ BUDDY_TEST(freeing_everything_restores_buddyinfo_exactly)
 	CHECK(nr_free_pages() == start.free_pages - h.nr_pages);
 	/* free in a shuffled order */
 	for (unsigned long i = h.n; i > 1; i--) {
-		unsigned long k = rng() % i;
+		unsigned long k = host_rng() % i;
 		struct page *p = h.pages[i - 1];
 		unsigned int o = h.orders[i - 1];
 
@@ -1323,7 +1312,7 @@ HOST_TEST(numa_nodes_prefer_their_memory_and_thisnode_stays)
 
 static u64 mrng(void)
 {
-	return rng();
+	return host_rng();
 }
 
 /* Mostly small orders, as real life: 0 half the time, 1 a quarter... and sometimes any. */
@@ -1379,7 +1368,7 @@ HOST_TEST(random_model_based_test)
 	printf("    random model test: seed %#llx (BUDDY_SEED), %lu operations (BUDDY_OPS)\n",
 	       (unsigned long long)seed, ops);
 	buddy_check_failures = 0;
-	rng_state = seed;
+	host_rng_state = seed;
 	host_machine_init(model_ram, ARRAY_SIZE(model_ram), host_default_reserved,
 			  host_default_nr_reserved, 4);
 	buddy_set_pcp_batch(8);		/* the default machine's zones would have 1 */
