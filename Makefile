@@ -163,7 +163,7 @@ test-selftest: deps $(BUILD)/selftest.elf
 
 # The benchmark kernel: the test kernel without the self-checks (CONFIG_DEBUG_VM,
 # CONFIG_DEBUG_SPINLOCK), built in its own directory, as a distribution ships Linux.
-BENCH_KCONFIG := -DCONFIG_DEBUG_VM=0 -DCONFIG_DEBUG_SPINLOCK=0
+BENCH_KCONFIG := -DCONFIG_DEBUG_VM=0 -DCONFIG_DEBUG_SPINLOCK=0 -DCONFIG_SLUB_DEBUG=0
 BENCH_KERNEL := $(BUILD)/bench/kernel.elf
 $(BENCH_KERNEL): FORCE
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/bench KCONFIG='$(BENCH_KCONFIG)' $@

@@ -15,4 +15,16 @@
 #define CONFIG_DEBUG_VM		1
 #endif
 
+/*
+ * The slab allocator's debugging (mm/slab_debug.c): compiled in unless
+ * CONFIG_SLUB_DEBUG is 0 (the benchmark kernel); on for every cache from
+ * boot unless CONFIG_SLUB_DEBUG_ON is 0 or slab_debug= says otherwise.
+ */
+#ifndef CONFIG_SLUB_DEBUG
+#define CONFIG_SLUB_DEBUG	1
+#endif
+#ifndef CONFIG_SLUB_DEBUG_ON
+#define CONFIG_SLUB_DEBUG_ON	CONFIG_SLUB_DEBUG
+#endif
+
 #endif

@@ -18,6 +18,7 @@
 #include "mm/memblock.h"
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
+#include "mm/internal.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/gdt.h"
@@ -91,6 +92,19 @@ static void memblock_setup(void)
 				 boot_info.modules[i].end - boot_info.modules[i].start);
 }
 
+/* slab_debug= (or Linux's slub_debug=), before the first cache is made. */
+static void slab_debug_setup(void)
+{
+	char value[96];
+
+	if (!cmdline_get("slab_debug", value, sizeof(value)) &&
+	    !cmdline_get("slub_debug", value, sizeof(value)))
+		return;
+	slab_debug_parse(value);
+	pr_info("slab_debug=%s: slab debugging %s\n", value,
+		!strcmp(value, "-") ? "off for every cache" : "as asked for the caches made from here");
+}
+
 static void run_tests(void)
 {
 	char glob[128] = "*";
@@ -149,6 +163,8 @@ void kmain(u32 magic, u32 info)
 	if (page_poisoning_enabled())
 		pr_info("page_poison=1: freed pages are filled with 0xaa and checked "
 			"when reused\n");
+	slab_debug_setup();
+	kmem_cache_init();
 	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();

@@ -28,9 +28,29 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
+#include "arch/x86_64/timer.h"
 
 /* struct page of every frame, at a fixed virtual address (see pgtable.c) */
 #define vmemmap		((struct page *)VMEMMAP_START)
+
+/*
+ * A random number for hardening secrets (the slab's freelist key): the
+ * CPU's RDRAND where it has one, else the time stamp counter, mixed.
+ * Good enough to make a stray write's effect unpredictable; not crypto.
+ */
+static inline unsigned long get_random_long(void)
+{
+	unsigned long v;
+	u32 a, b, c, d;
+	unsigned char ok = 0;
+
+	cpuid(1, 0, &a, &b, &c, &d);
+	if (c & (1U << 30))
+		__asm__ __volatile__("rdrand %0; setc %1" : "=r"(v), "=qm"(ok));
+	if (!ok)
+		v = rdtsc_ordered() * 0x9e3779b97f4a7c15UL;
+	return v ^ (v >> 29);
+}
 
 #endif /* MM_HOSTED */
 #endif

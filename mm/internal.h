@@ -53,6 +53,142 @@ void warn_alloc(gfp_t gfp, unsigned int order);
 int format_gfp(char *buf, size_t size, gfp_t gfp);
 void show_free_areas(void);
 
+/* ---------------------------------------------------------------- the slab allocator */
+
+#include "mm/slab.h"
+
+/* Caches with any of these take the checked path for every alloc and free. */
+#define SLAB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | SLAB_POISON | \
+				 SLAB_STORE_USER)
+#define SLAB_NO_SHEAVES		((slab_flags_t)0x80000000U)	/* internal: no per-CPU tier */
+
+/*
+ * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux
+ * 7.0's name; Bonwick's magazine).  Allocation pops, free pushes.
+ */
+struct slab_sheaf {
+	struct list_head barn_list;	/* on a barn's list of full or empty sheaves */
+	unsigned int size;		/* objects in it */
+	unsigned int capacity;		/* objects it can hold (0: the bootstrap sheaf) */
+	void *objects[];
+};
+
+/* Each CPU's two sheaves of a cache: alloc and free use main; spare saves trips. */
+struct slub_percpu_sheaves {
+	struct slab_sheaf *main;
+	struct slab_sheaf *spare;	/* NULL, or empty, or full */
+};
+
+/* A node's depot of whole sheaves, traded with the CPUs (Bonwick's depot). */
+struct node_barn {
+	spinlock_t lock;
+	struct list_head sheaves_full, sheaves_empty;
+	unsigned int nr_full, nr_empty;
+};
+
+/*
+ * A cache's slabs on one node.  The lists are doubly linked through the
+ * slabs' struct pages by page frame number (slab_next/slab_prev; pfn 0,
+ * never a slab, ends them), so the whole slab header fits in struct page.
+ */
+struct kmem_cache_node {
+	spinlock_t list_lock;
+	u32 partial;			/* slabs with free objects (maybe all free) */
+	u32 full;			/* slabs with none */
+	unsigned long nr_partial, nr_empty, nr_slabs;
+	unsigned long total_objects;	/* in all this node's slabs */
+	struct node_barn barn;
+};
+
+/* Who allocated or freed an object, for SLAB_STORE_USER. */
+struct track {
+	void *addr;			/* the caller */
+	unsigned int cpu;
+	u64 when;			/* ktime, ns */
+};
+
+enum track_item { TRACK_ALLOC, TRACK_FREE };
+
+struct kmem_cache {
+	struct slub_percpu_sheaves *cpu_sheaves;	/* alloc_percpu() */
+	slab_flags_t flags;
+	unsigned int size;		/* bytes per object slot, everything included */
+	unsigned int object_size;	/* bytes the user may use */
+	unsigned int offset;		/* of the free pointer within a free slot */
+	unsigned int inuse;		/* where the metadata after the object starts */
+	unsigned int red_left_pad;	/* left redzone: the object starts this far into its slot */
+	unsigned int align;
+	unsigned int order;		/* of its slabs */
+	unsigned int objects;		/* per slab */
+	unsigned long reciprocal_size;	/* 2^44 / size, rounded up: slot index by multiply */
+	unsigned int sheaf_capacity;
+	unsigned long random;		/* freelist hardening secret */
+	void (*ctor)(void *obj);
+	const char *name;
+	struct list_head list;		/* on slab_caches */
+	struct kmem_cache_node node[MAX_NUMNODES];
+};
+
+extern struct list_head slab_caches;
+extern struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
+extern spinlock_t slab_caches_lock;
+
+static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int nid)
+{
+	return &s->node[nid];
+}
+
+static inline void *slab_address(const struct page *slab)
+{
+	return page_address(slab);
+}
+
+static inline struct page *pfn_to_slab(u32 pfn)
+{
+	return pfn ? pfn_to_page(pfn) : NULL;
+}
+
+/*
+ * The slot index of @obj in @slab, by multiplying instead of dividing:
+ * with 2^44 / size rounded up, exact for any offset in a slab of up to
+ * 4 MiB (the error stays below one slot).
+ */
+#define SLAB_RECIPROCAL_SHIFT	44
+
+static inline unsigned long obj_to_index(const struct kmem_cache *s, const struct page *slab,
+					 const void *obj)
+{
+	unsigned long off = (unsigned long)obj - (unsigned long)slab_address(slab) - s->red_left_pad;
+
+	return (off * s->reciprocal_size) >> SLAB_RECIPROCAL_SHIFT;
+}
+
+/* mm/slab.c, for mm/slab_common.c, mm/slab_debug.c and the monitor */
+void *__kmalloc_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller);
+void __kfree_slab(struct page *slab, void *obj, void *caller);
+void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj);
+void *slab_freelist(const struct kmem_cache *s, const struct page *slab);
+void kmem_cache_flush_cpus(struct kmem_cache *s);
+unsigned long cache_sheaf_objects(struct kmem_cache *s);
+void kmem_cache_init(void);
+
+/* mm/slab_common.c */
+void kmalloc_init(void);
+struct page *kmalloc_obj_slab(const void *obj, void *caller);
+struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, unsigned int size,
+				     unsigned int align, slab_flags_t flags);
+
+/* mm/slab_debug.c */
+void slab_debug_parse(const char *str);
+slab_flags_t slab_debug_flags(const char *name, slab_flags_t flags);
+void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj);
+bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
+bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
+void slab_bug(struct kmem_cache *s, const char *fmt, ...) __printf(2, 3);
+void print_tracks(struct kmem_cache *s, void *obj);
+int validate_slab_cache(struct kmem_cache *s);
+void report_leaks(struct kmem_cache *s);
+
 /* mm/mm_init.c */
 void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn);
 void sparse_reset(void);

@@ -79,6 +79,7 @@ enum pageflags {
 	PG_poisoned,	/* free and filled with PAGE_POISON (see mm/page_debug.c) */
 	PG_slab,	/* owned by the slab allocator */
 	PG_head,	/* first page of a __GFP_COMP block: the others know it */
+	PG_large_kmalloc, /* first page of a kmalloc() too large for the caches */
 };
 
 #define ZONES_SHIFT	56	/* page->flags bits 56..57: zone index */

@@ -97,7 +97,8 @@ bool free_pages_check(struct page *page, unsigned int order, void *caller)
 	 * clears it, and the other is reported as a double free.
 	 */
 	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(pfn) &&
-		   (page->flags & (1UL << PG_allocated | 1UL << PG_reserved)) == 1UL << PG_allocated &&
+		   (page->flags & (1UL << PG_allocated | 1UL << PG_reserved | 1UL << PG_slab |
+				   1UL << PG_large_kmalloc)) == 1UL << PG_allocated &&
 		   page->private == order)) {
 		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
 					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))
@@ -114,6 +115,8 @@ bool free_pages_check(struct page *page, unsigned int order, void *caller)
 		bad_free(pfn, order, caller, "not a page of RAM (bad struct page pointer)");
 	} else if (PageReserved(page)) {
 		bad_free(pfn, order, caller, "reserved page (never given out by the allocator)");
+	} else if (PageSlab(page) || page_test(page, PG_large_kmalloc)) {
+		bad_free(pfn, order, caller, "the slab allocator owns it (use kfree())");
 	} else if (pfn_is_free(pfn)) {
 		bad_free(pfn, order, caller, "double free (the page is already free)");
 	} else if (PageTail(page)) {

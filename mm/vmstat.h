@@ -28,6 +28,10 @@ enum vm_event_item {
 	PGALLOC_NORETRY_FAIL,	/* ... of which __GFP_NORETRY (ours) */
 	PGALLOC_BAD_FREE,	/* misuses reported by __free_pages (ours) */
 	ALLOC_BAD_CONTEXT,	/* GFP_KERNEL-like allocations with interrupts off (ours) */
+	SLAB_ERRORS,		/* slab reports: corruption, double free, bad pointer (ours) */
+	SLAB_BAD_FREE,		/* kfree()/kmem_cache_free() of memory they do not own (ours) */
+	SLAB_SHRINK_PAGES,	/* pages the slab shrinker gave back (ours) */
+	KMALLOC_LARGE,		/* kmalloc()s served by whole pages (ours) */
 	NR_TLB_REMOTE_FLUSH,	/* shootdowns sent to other CPUs */
 	NR_TLB_REMOTE_FLUSH_RECEIVED,
 	NR_TLB_LOCAL_FLUSH_ALL,

@@ -1,0 +1,1088 @@
+/*
+ * mm/slab.c - the slab allocator: caches of objects of one size.
+ *
+ * The page allocator hands out whole pages; most kernel objects are a few
+ * dozen bytes.  A cache (struct kmem_cache) cuts slabs - blocks of 2^order
+ * pages - into equal slots and hands out one object at a time.  Three
+ * tiers, cheapest first (Linux 7.0's "sheaves"; Bonwick's 2001 magazines
+ * and depot, re-derived):
+ *
+ *   CPU    main  [o o o o o . . .]   a sheaf: an array of free objects.
+ *          spare [o o o o o o o o]   kmalloc pops from main, kfree pushes
+ *            |                       to it: no lock, interrupts off for a
+ *            |  full/empty sheaves   few instructions, nothing shared.
+ *            v
+ *   node   barn  full: [s][s]  empty: [s][s]     whole sheaves traded under
+ *            |                                   the barn's lock
+ *            v  objects one by one
+ *   node   slabs  partial: [slab]<->[slab]      the objects themselves, on
+ *                 full:    [slab]<->[slab]      the slabs' freelists, under
+ *                                               the node's list_lock
+ *
+ * A sheaf that runs dry is swapped with the spare, or traded at the barn
+ * for a full one, or refilled from the slabs (which may take a new slab
+ * from the page allocator).  A sheaf that fills up is swapped, traded for
+ * an empty one, or flushed: each object goes back to its own slab, on its
+ * own node, whichever CPU or node freed it.
+ *
+ * One slab, order 0, kmalloc-64:
+ *
+ *   struct page: PG_slab, slab_cache = kmalloc-64, freelist, inuse, objects
+ *   page:  [obj 0][obj 1][obj 2] ... [obj 63]
+ *             |      ^     |           ^
+ *             +------+     +--> ... ---+      free objects link to the next
+ *                                             free one through a pointer
+ *                                             stored inside them (hardened:
+ *                                             xor'ed with a per-cache secret
+ *                                             and its own address)
+ *
+ * The slab's description lives in its struct page (mm/page_alloc.h), and
+ * every page of a multi-page slab points to the first (__GFP_COMP): kfree()
+ * needs nothing but the pointer to find the slab and its cache, in O(1).
+ *
+ * Caches with debugging (SLAB_POISON, SLAB_RED_ZONE, SLAB_STORE_USER,
+ * SLAB_CONSISTENCY_CHECKS: kmem_cache_create() flags or slab_debug= at
+ * boot) skip the sheaves: every alloc and free goes to the slab under its
+ * lock and is checked there (mm/slab_debug.c).  Without them the fast path
+ * tests one per-cache flag word and nothing else.
+ *
+ * kmalloc() and friends are in mm/slab_common.c; the monitor's commands in
+ * mm/slab_monitor.c.  docs/slab.md tells the whole story with figures.
+ */
+#include "mm/internal.h"
+#include "mm/mmdebug.h"
+#include "mm/percpu.h"
+#include "mm/shrinker.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define MAX_SHEAF_CAPACITY	32	/* objects per sheaf, at most */
+#define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
+#define MAX_EMPTY_SHEAVES	10
+#define MIN_PARTIAL		2	/* empty slabs a node keeps before giving pages back */
+
+LIST_HEAD(slab_caches);
+DEFINE_SPINLOCK(slab_caches_lock);
+
+static struct kmem_cache kmem_cache_boot, sheaf_cache_boot;
+struct kmem_cache *kmem_cache;		/* where struct kmem_cache comes from */
+static struct kmem_cache *sheaf_cache;	/* where struct slab_sheaf comes from */
+
+/* Every CPU's main sheaf until its first refill: empty, and full for a free. */
+static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0 };
+
+/* ---------------------------------------------------------------- free pointers */
+
+/*
+ * A free object holds the address of the next free one at s->offset.
+ * Stored as is, one stray write could make the next allocation return any
+ * address; so it is stored xor'ed with the cache's secret and with where it
+ * is stored (CONFIG_SLAB_FREELIST_HARDENED), and checked when read back.
+ */
+static unsigned long freeptr_encode(const struct kmem_cache *s, void *ptr, void *where)
+{
+	return (unsigned long)ptr ^ s->random ^ __builtin_bswap64((unsigned long)where);
+}
+
+static void set_freepointer(struct kmem_cache *s, void *obj, void *next)
+{
+	void **where = (void **)((char *)obj + s->offset);
+
+	*(unsigned long *)where = freeptr_encode(s, next, where);
+}
+
+/* Is @p the start of an object of @slab?  (No division: kfree() asks it every time.) */
+static bool object_in_slab(const struct kmem_cache *s, const struct page *slab, const void *p)
+{
+	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
+	unsigned long idx = obj_to_index(s, slab, p);
+
+	return idx < slab->objects && idx * s->size == off;
+}
+
+/**
+ * get_freepointer - the free object after @obj on @slab's freelist
+ *
+ * A value that does not decode to NULL or to an object of @slab means the
+ * free object was written to: reported, and NULL returned, so the rest of
+ * the freelist is dropped (leaked, never handed out) rather than followed.
+ */
+void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj)
+{
+	void **where = (void **)((char *)obj + s->offset);
+	void *next = (void *)(*(unsigned long *)where ^ s->random ^
+			      __builtin_bswap64((unsigned long)where));
+
+	if (likely(!next || object_in_slab(s, slab, next)))
+		return next;
+	slab_bug(s, "Freelist pointer corrupted in free object %px (it decodes to %px)",
+		 obj, next);
+	return NULL;
+}
+
+/** slab_freelist - the first free object of @slab, or NULL */
+void *slab_freelist(const struct kmem_cache *s, const struct page *slab)
+{
+	(void)s;
+	return slab->freelist ? (char *)slab_address(slab) + slab->freelist - 1 : NULL;
+}
+
+static void set_slab_freelist(struct page *slab, void *obj)
+{
+	slab->freelist = obj ? (u32)((char *)obj - (char *)slab_address(slab)) + 1 : 0;
+}
+
+/* ---------------------------------------------------------------- slab lists */
+
+/* Put @slab at the head of the list starting at *@head (a pfn). */
+static void slab_list_add(u32 *head, struct page *slab)
+{
+	u32 pfn = (u32)page_to_pfn(slab);
+	struct page *first = pfn_to_slab(*head);
+
+	slab->slab_prev = 0;
+	slab->slab_next = *head;
+	if (first)
+		first->slab_prev = pfn;
+	*head = pfn;
+}
+
+static void slab_list_del(u32 *head, struct page *slab)
+{
+	struct page *prev = pfn_to_slab(slab->slab_prev), *next = pfn_to_slab(slab->slab_next);
+
+	if (prev)
+		prev->slab_next = slab->slab_next;
+	else
+		*head = slab->slab_next;
+	if (next)
+		next->slab_prev = slab->slab_prev;
+	slab->slab_next = slab->slab_prev = 0;
+}
+
+/* ---------------------------------------------------------------- slabs */
+
+static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
+{
+	gfp_t page_gfp = (gfp & ~(__GFP_ZERO | __GFP_COMP)) | __GFP_NOWARN;
+	struct page *slab;
+	char *p;
+
+	if (s->order)
+		page_gfp |= __GFP_COMP;
+	slab = alloc_pages_node(node, page_gfp, s->order);
+	if (!slab) {
+		if (!(gfp & __GFP_NOWARN))
+			pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x: cache %s, "
+				"object size %u, slab order %u\n", node, gfp, s->name, s->size,
+				s->order);
+		return NULL;
+	}
+	page_set(slab, PG_slab);
+	slab->slab_cache = s;
+	slab->slab_next = slab->slab_prev = 0;
+	slab->inuse = 0;
+	slab->objects = (u16)s->objects;
+	p = (char *)slab_address(slab) + s->red_left_pad;
+	set_slab_freelist(slab, p);
+	for (unsigned int i = 0; i < s->objects; i++, p += s->size) {
+		if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS))
+			init_object_debug(s, slab, p);
+		if (s->ctor)
+			s->ctor(p);	/* once per object, when its slab is made */
+		set_freepointer(s, p, i + 1 < s->objects ? p + s->size : NULL);
+	}
+	return slab;
+}
+
+/* Give an empty slab's pages back.  Its node's list_lock is held. */
+static void discard_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct page *slab)
+{
+	slab_list_del(&n->partial, slab);
+	n->nr_partial--;
+	n->nr_empty--;
+	n->nr_slabs--;
+	n->total_objects -= slab->objects;
+	page_clear(slab, PG_slab);
+	slab->slab_cache = NULL;
+	slab->slab_next = slab->slab_prev = 0;
+	slab->freelist = 0;
+	slab->inuse = slab->objects = 0;
+	slab->private = s->order;	/* the page allocator's view of the block again */
+	__free_pages(slab, s->order);
+}
+
+/* A new slab joins its node's partial list.  The list_lock is held. */
+static void add_new_slab(struct kmem_cache_node *n, struct page *slab)
+{
+	slab_list_add(&n->partial, slab);
+	n->nr_partial++;
+	n->nr_empty++;
+	n->nr_slabs++;
+	n->total_objects += slab->objects;
+}
+
+/*
+ * Take up to @want objects from the slabs of node @n into @objs; the
+ * list_lock is held.  A slab that runs out moves to the full list.
+ */
+static unsigned int take_objects(struct kmem_cache *s, struct kmem_cache_node *n, void **objs,
+				 unsigned int want, void *caller)
+{
+	unsigned int got = 0;
+	struct page *slab;
+
+	while (got < want && (slab = pfn_to_slab(n->partial))) {
+		void *obj = slab_freelist(s, slab);
+
+		if (!slab->inuse)
+			n->nr_empty--;
+		while (got < want && obj) {
+			void *next = get_freepointer(s, slab, obj);
+
+			if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS) &&
+			    !alloc_debug_check(s, slab, obj, caller)) {
+				obj = NULL;	/* reported: not handed out */
+				break;
+			}
+			objs[got++] = obj;
+			slab->inuse++;
+			obj = next;
+		}
+		set_slab_freelist(slab, obj);
+		if (!obj && slab->inuse != slab->objects) {
+			/*
+			 * The freelist ended before the free objects did: it was
+			 * corrupted, or an object failed its checks.  Never hand out
+			 * the rest, and never free the slab: as Linux does, count
+			 * every object as used.
+			 */
+			pr_err("FIX %s: Marking all objects used\n", s->name);
+			slab->inuse = slab->objects;
+		}
+		if (!obj) {		/* no free object left: onto the full list */
+			slab_list_del(&n->partial, slab);
+			n->nr_partial--;
+			slab_list_add(&n->full, slab);
+		}
+	}
+	return got;
+}
+
+/*
+ * Give @obj back to its slab; the slab's node's list_lock is held.  An empty
+ * slab beyond the few a node keeps goes back to the page allocator.
+ */
+static void put_object(struct kmem_cache *s, struct kmem_cache_node *n, struct page *slab,
+		       void *obj)
+{
+	VM_BUG_ON_PAGE(!PageSlab(slab) || slab->slab_cache != s || !slab->inuse, slab);
+	VM_BUG_ON(!object_in_slab(s, slab, obj));
+	set_freepointer(s, obj, slab_freelist(s, slab));
+	set_slab_freelist(slab, obj);
+	if (slab->inuse == slab->objects) {	/* it was full: partial now */
+		slab_list_del(&n->full, slab);
+		slab_list_add(&n->partial, slab);
+		n->nr_partial++;
+	}
+	if (--slab->inuse == 0 && ++n->nr_empty > MIN_PARTIAL)
+		discard_slab(s, n, slab);
+}
+
+/* The slab @obj is in (its first page), from the pointer alone. */
+static struct page *virt_to_slab(const void *obj)
+{
+	return virt_to_head_page(obj);
+}
+
+/* Give back @nr objects (of any nodes), taking each node's lock once per run. */
+static void put_objects(struct kmem_cache *s, void **objs, unsigned int nr)
+{
+	struct kmem_cache_node *locked = NULL;
+	unsigned long flags = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct page *slab = virt_to_slab(objs[i]);
+		struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
+
+		if (n != locked) {
+			if (locked)
+				spin_unlock_irqrestore(&locked->list_lock, flags);
+			spin_lock_irqsave(&n->list_lock, flags);
+			locked = n;
+		}
+		put_object(s, n, slab, objs[i]);
+	}
+	if (locked)
+		spin_unlock_irqrestore(&locked->list_lock, flags);
+}
+
+/*
+ * Fill @objs with up to @want objects from node @nid's slabs, making new
+ * slabs as needed (with @gfp: this may reclaim, so interrupts must be on
+ * unless @gfp cannot sleep).  Returns how many it got.
+ */
+static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void **objs,
+				unsigned int want, void *caller)
+{
+	unsigned int got = 0;
+	unsigned long flags;
+
+	if (nid == NUMA_NO_NODE)
+		nid = numa_node_id();
+	while (got < want) {
+		struct kmem_cache_node *n = get_node(s, nid);
+		struct page *slab;
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		got += take_objects(s, n, objs + got, want - got, caller);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		if (got == want)
+			break;
+		slab = allocate_slab(s, gfp, nid);
+		if (!slab)
+			break;
+		/* The page allocator may have had to use another node. */
+		n = get_node(s, page_to_nid(slab));
+		spin_lock_irqsave(&n->list_lock, flags);
+		add_new_slab(n, slab);
+		got += take_objects(s, n, objs + got, want - got, caller);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+	return got;
+}
+
+/* ---------------------------------------------------------------- barns */
+
+static struct node_barn *local_barn(struct kmem_cache *s)
+{
+	return &get_node(s, numa_node_id())->barn;
+}
+
+static struct slab_sheaf *barn_take(struct node_barn *barn, bool full)
+{
+	struct list_head *list = full ? &barn->sheaves_full : &barn->sheaves_empty;
+	struct slab_sheaf *sheaf = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&barn->lock, flags);
+	if (!list_empty(list)) {
+		sheaf = list_first_entry(list, struct slab_sheaf, barn_list);
+		list_del(&sheaf->barn_list);
+		if (full)
+			barn->nr_full--;
+		else
+			barn->nr_empty--;
+	}
+	spin_unlock_irqrestore(&barn->lock, flags);
+	return sheaf;
+}
+
+/* Leave @sheaf at the barn; false if the barn has enough of its kind. */
+static bool barn_put(struct node_barn *barn, struct slab_sheaf *sheaf)
+{
+	bool full = sheaf->size != 0;
+	unsigned int *nr = full ? &barn->nr_full : &barn->nr_empty;
+	unsigned long flags;
+	bool taken = false;
+
+	spin_lock_irqsave(&barn->lock, flags);
+	if (*nr < (full ? MAX_FULL_SHEAVES : MAX_EMPTY_SHEAVES)) {
+		list_add(&sheaf->barn_list, full ? &barn->sheaves_full : &barn->sheaves_empty);
+		(*nr)++;
+		taken = true;
+	}
+	spin_unlock_irqrestore(&barn->lock, flags);
+	return taken;
+}
+
+/* ---------------------------------------------------------------- sheaves */
+
+static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
+{
+	struct slab_sheaf *sheaf = kmem_cache_alloc(sheaf_cache, gfp & ~__GFP_ZERO);
+
+	if (sheaf) {
+		sheaf->size = 0;
+		sheaf->capacity = s->sheaf_capacity;
+	}
+	return sheaf;
+}
+
+/* Empty @sheaf into the slabs; it stays allocated. */
+static void flush_sheaf(struct kmem_cache *s, struct slab_sheaf *sheaf)
+{
+	put_objects(s, sheaf->objects, sheaf->size);
+	sheaf->size = 0;
+}
+
+/* Dispose of a sheaf nobody uses any more: to the barn if it wants it, else freed. */
+static void retire_sheaf(struct kmem_cache *s, struct slab_sheaf *sheaf)
+{
+	if (sheaf == &bootstrap_sheaf)
+		return;
+	if (barn_put(local_barn(s), sheaf))
+		return;
+	flush_sheaf(s, sheaf);
+	kmem_cache_free(sheaf_cache, sheaf);
+}
+
+/*
+ * Allocation when this CPU's main sheaf is empty.  With interrupts off,
+ * the cheap ways: the spare, or a full sheaf from the barn.  Otherwise an
+ * empty sheaf is filled from the slabs with interrupts on (new slabs may
+ * mean reclaim) and installed as main.
+ */
+static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
+{
+	struct slub_percpu_sheaves *pcs;
+	struct slab_sheaf *sheaf, *old;
+	unsigned long flags;
+	void *obj;
+
+	local_irq_save(flags);
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	if (pcs->spare && pcs->spare->size) {
+		old = pcs->main;
+		pcs->main = pcs->spare;
+		pcs->spare = old == &bootstrap_sheaf ? NULL : old;
+		goto pop;
+	}
+	sheaf = barn_take(local_barn(s), true);
+	if (sheaf)
+		goto install;
+	local_irq_restore(flags);
+
+	gfp = might_alloc(gfp, caller);
+	sheaf = barn_take(local_barn(s), false);
+	if (!sheaf)
+		sheaf = alloc_empty_sheaf(s, gfp);
+	if (!sheaf) {
+		/* No sheaf to fill: one object straight from the slabs. */
+		return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
+	}
+	sheaf->size = get_objects(s, gfp, NUMA_NO_NODE, sheaf->objects, sheaf->capacity, caller);
+	if (!sheaf->size) {
+		retire_sheaf(s, sheaf);
+		return NULL;
+	}
+	local_irq_save(flags);
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	if (pcs->main->size) {
+		/* An interrupt handler refilled main meanwhile: keep ours in reserve. */
+		old = sheaf;
+		goto stash;
+	}
+install:
+	old = pcs->main;
+	pcs->main = sheaf;
+stash:
+	if (old != &bootstrap_sheaf) {
+		if (!pcs->spare) {
+			pcs->spare = old;
+		} else {
+			local_irq_restore(flags);
+			retire_sheaf(s, old);
+			local_irq_save(flags);
+			pcs = this_cpu_ptr(s->cpu_sheaves);
+		}
+	}
+pop:
+	obj = pcs->main->objects[--pcs->main->size];
+	local_irq_restore(flags);
+	return obj;
+}
+
+/*
+ * Free when this CPU's main sheaf is full (or is the bootstrap sheaf).
+ * Interrupts are off (@flags saved by the caller), and stay off: nothing
+ * here may sleep.  The spare if it is empty; else trade main at the barn
+ * for an empty sheaf; else empty main into the slabs.
+ */
+static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs, void *obj)
+{
+	struct slab_sheaf *sheaf = pcs->main;
+
+	if (pcs->spare && !pcs->spare->size) {
+		pcs->main = pcs->spare;
+		pcs->spare = sheaf == &bootstrap_sheaf ? NULL : sheaf;
+	} else if (sheaf == &bootstrap_sheaf) {
+		sheaf = barn_take(local_barn(s), false);
+		if (!sheaf)
+			sheaf = alloc_empty_sheaf(s, GFP_NOWAIT | __GFP_NOWARN);
+		if (!sheaf) {
+			put_objects(s, &obj, 1);
+			return;
+		}
+		pcs->main = sheaf;
+	} else {
+		struct slab_sheaf *empty = barn_take(local_barn(s), false);
+
+		if (empty && barn_put(local_barn(s), sheaf)) {
+			pcs->main = empty;
+		} else {
+			if (empty)
+				barn_put(local_barn(s), empty);
+			flush_sheaf(s, sheaf);
+		}
+	}
+	pcs->main->objects[pcs->main->size++] = obj;
+}
+
+/* ---------------------------------------------------------------- the paths */
+
+/* Without the sheaves: one object from the slabs of @node (checked, for debug caches). */
+static void *alloc_from_slabs(struct kmem_cache *s, gfp_t gfp, int node, void *caller)
+{
+	void *obj;
+
+	gfp = might_alloc(gfp, caller);
+	if (!get_objects(s, gfp, node, &obj, 1, caller))
+		return NULL;
+	if ((gfp & __GFP_THISNODE) && node != NUMA_NO_NODE &&
+	    page_to_nid(virt_to_slab(obj)) != node) {
+		put_objects(s, &obj, 1);
+		return NULL;
+	}
+	return obj;
+}
+
+/*
+ * slab_alloc_node - the allocation path every kmem_cache_alloc*() and
+ * kmalloc*() takes.  The fast path is the first few lines.
+ */
+static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node,
+					     void *caller)
+{
+	struct slab_sheaf *sheaf;
+	unsigned long flags;
+	void *obj;
+
+	if (CONFIG_DEBUG_VM)
+		gfp = might_alloc(gfp, caller);
+	if (unlikely((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)) || node != NUMA_NO_NODE))
+		goto slow;
+	local_irq_save(flags);
+	sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
+	if (unlikely(!sheaf->size)) {
+		local_irq_restore(flags);
+		obj = alloc_from_new_sheaf(s, gfp, caller);
+		goto out;
+	}
+	obj = sheaf->objects[--sheaf->size];
+	local_irq_restore(flags);
+out:
+	if (unlikely(gfp & __GFP_ZERO) && obj)
+		memset(obj, 0, s->object_size);
+	return obj;
+slow:
+	obj = alloc_from_slabs(s, gfp, node, caller);
+	goto out;
+}
+
+/* Report a free the slab cannot take; false if the free must not go ahead. */
+static bool free_ok(struct kmem_cache *s, struct page *slab, const void *obj, void *caller)
+{
+	if (likely(object_in_slab(s, slab, obj)))
+		return true;
+	slab_bug(s, "Invalid object pointer %px: not the start of an object (freed by %pS)",
+		 obj, caller);
+	return false;
+}
+
+/*
+ * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in
+ * @slab of cache @s (the callers checked that much).
+ */
+static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+				      void *caller)
+{
+	struct slub_percpu_sheaves *pcs;
+	struct slab_sheaf *sheaf;
+	unsigned long flags;
+
+	if (unlikely(!free_ok(s, slab, obj, caller)))
+		return;
+	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))) {
+		struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		if (!CONFIG_SLUB_DEBUG || !(s->flags & SLAB_DEBUG_FLAGS) ||
+		    free_debug_check(s, slab, obj, caller))
+			put_object(s, n, slab, obj);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		return;
+	}
+	local_irq_save(flags);
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	sheaf = pcs->main;
+	if (unlikely(sheaf->size && sheaf->objects[sheaf->size - 1] == obj)) {
+		local_irq_restore(flags);
+		slab_bug(s, "Object %px freed twice in a row (by %pS)", obj, caller);
+		return;
+	}
+	if (unlikely(sheaf->size >= sheaf->capacity))
+		free_to_new_sheaf(s, pcs, obj);
+	else
+		sheaf->objects[sheaf->size++] = obj;
+	local_irq_restore(flags);
+}
+
+/**
+ * kmem_cache_alloc - an object from cache @s
+ * @s: the cache
+ * @flags: gfp flags, for the pages of a new slab; __GFP_ZERO zeroes the object
+ *
+ * Context: as @flags allows (GFP_KERNEL: may reclaim; GFP_ATOMIC: anywhere).
+ * Return: the object, or NULL.
+ */
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	return slab_alloc_node(s, flags, NUMA_NO_NODE, __builtin_return_address(0));
+}
+
+/**
+ * kmem_cache_alloc_node - an object from cache @s, on node @node
+ * @node: NUMA_NO_NODE for any (this CPU's sheaves first); else that node's
+ *	  slabs, or another node's if it has none and @flags lacks __GFP_THISNODE
+ *
+ * Return: the object, or NULL.
+ */
+void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node)
+{
+	if (node >= (int)nr_node_ids)
+		node = NUMA_NO_NODE;
+	return slab_alloc_node(s, flags, node, __builtin_return_address(0));
+}
+
+/* The slab that @obj is in, for a free; NULL (reported) if it is not slab memory of @s. */
+static struct page *cache_from_obj(struct kmem_cache *s, const void *obj, void *caller)
+{
+	struct page *slab = kmalloc_obj_slab(obj, caller);
+
+	if (!slab)
+		return NULL;
+	if (unlikely(!PageSlab(slab) || slab->slab_cache != s)) {
+		pr_err("BUG %s: kmem_cache_free: Wrong slab cache. %s but object %px is from %s "
+		       "(freed by %pS)\n", s->name, s->name, obj,
+		       PageSlab(slab) ? slab->slab_cache->name : "kmalloc large pages", caller);
+		count_vm_event(SLAB_BAD_FREE);
+		return NULL;
+	}
+	return slab;
+}
+
+/**
+ * kmem_cache_free - give @objp back to cache @s
+ * @s: the cache it came from
+ * @objp: what kmem_cache_alloc() returned (NULL is ignored)
+ *
+ * A pointer not at an object's start, from another cache or not from any
+ * is reported and ignored.
+ * Context: any.
+ */
+void kmem_cache_free(struct kmem_cache *s, void *objp)
+{
+	void *caller = __builtin_return_address(0);
+	struct page *slab;
+
+	if (unlikely(!objp))
+		return;
+	slab = cache_from_obj(s, objp, caller);
+	if (slab)
+		slab_free(s, slab, objp, caller);
+}
+
+/** kmem_cache_size - the size of @s's objects, as the user asked */
+unsigned int kmem_cache_size(struct kmem_cache *s)
+{
+	return s->object_size;
+}
+
+/* kfree() of slab memory (mm/slab_common.c has the rest of kfree). */
+void __kfree_slab(struct page *slab, void *obj, void *caller)
+{
+	slab_free(slab->slab_cache, slab, obj, caller);
+}
+
+/* kmalloc() from the cache of its size class. */
+void *__kmalloc_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller)
+{
+	return slab_alloc_node(s, flags, node, caller);
+}
+
+/* ---------------------------------------------------------------- flushing and shrinking */
+
+/* Empty this CPU's sheaves of @info (a cache) into the slabs; an IPI handler. */
+static void flush_cpu_sheaves(void *info)
+{
+	struct kmem_cache *s = info;
+	struct slub_percpu_sheaves *pcs = this_cpu_ptr(s->cpu_sheaves);
+
+	if (pcs->main != &bootstrap_sheaf) {
+		flush_sheaf(s, pcs->main);
+		kmem_cache_free(sheaf_cache, pcs->main);
+		pcs->main = &bootstrap_sheaf;
+	}
+	if (pcs->spare) {
+		flush_sheaf(s, pcs->spare);
+		kmem_cache_free(sheaf_cache, pcs->spare);
+		pcs->spare = NULL;
+	}
+}
+
+/* Empty every barn of @s: full sheaves into the slabs, and free the sheaves. */
+static void flush_barns(struct kmem_cache *s)
+{
+	int nid;
+
+	for_each_node(nid) {
+		struct node_barn *barn = &get_node(s, nid)->barn;
+		struct slab_sheaf *sheaf;
+
+		while ((sheaf = barn_take(barn, true)) || (sheaf = barn_take(barn, false))) {
+			flush_sheaf(s, sheaf);
+			kmem_cache_free(sheaf_cache, sheaf);
+		}
+	}
+}
+
+/**
+ * kmem_cache_flush_cpus - every cached free object of @s back into its slab
+ *
+ * Every CPU empties its sheaves (by IPI), then the barns are emptied.
+ * Context: interrupts on, not in an interrupt handler.
+ */
+void kmem_cache_flush_cpus(struct kmem_cache *s)
+{
+	if (s->flags & SLAB_NO_SHEAVES || s->flags & SLAB_DEBUG_FLAGS)
+		return;
+	on_each_cpu(flush_cpu_sheaves, s, 1);
+	flush_barns(s);
+}
+
+/* Free every empty slab of @s; returns the pages freed. */
+static unsigned long discard_empty_slabs(struct kmem_cache *s)
+{
+	unsigned long freed = 0, flags;
+	int nid;
+
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+		struct page *slab, *next;
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		for (slab = pfn_to_slab(n->partial); slab; slab = next) {
+			next = pfn_to_slab(slab->slab_next);
+			if (!slab->inuse) {
+				discard_slab(s, n, slab);
+				freed += 1UL << s->order;
+			}
+		}
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+	return freed;
+}
+
+/**
+ * kmem_cache_shrink - give every free page of @s back to the page allocator
+ *
+ * The objects cached in sheaves and barns go back to their slabs first.
+ * Context: interrupts on, not in an interrupt handler.
+ * Return: 0, as Linux's.
+ */
+int kmem_cache_shrink(struct kmem_cache *s)
+{
+	kmem_cache_flush_cpus(s);
+	discard_empty_slabs(s);
+	return 0;
+}
+
+/** cache_sheaf_objects - free objects @s holds in its sheaves and barns (a snapshot) */
+unsigned long cache_sheaf_objects(struct kmem_cache *s)
+{
+	unsigned long objects = 0, flags;
+	struct slab_sheaf *sheaf;
+	unsigned int cpu;
+	int nid;
+
+	if (!s->cpu_sheaves)
+		return 0;
+	for_each_online_cpu(cpu) {
+		struct slub_percpu_sheaves *pcs = per_cpu_ptr(s->cpu_sheaves, cpu);
+
+		objects += READ_ONCE(pcs->main->size);
+		if (READ_ONCE(pcs->spare))
+			objects += READ_ONCE(pcs->spare->size);
+	}
+	for_each_node(nid) {
+		struct node_barn *barn = &get_node(s, nid)->barn;
+
+		spin_lock_irqsave(&barn->lock, flags);
+		list_for_each_entry(sheaf, &barn->sheaves_full, barn_list)
+			objects += sheaf->size;
+		spin_unlock_irqrestore(&barn->lock, flags);
+	}
+	return objects;
+}
+
+/*
+ * The shrinker: under memory pressure, empty sheaves and slabs go back to
+ * the page allocator.  It counts and frees pages, one "object" each.
+ */
+static unsigned long slab_shrink_count(struct shrinker *shrinker, struct shrink_control *sc)
+{
+	unsigned long pages = 0;
+	struct kmem_cache *s;
+
+	(void)shrinker;
+	(void)sc;
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		int nid;
+
+		pages += cache_sheaf_objects(s) * s->size / PAGE_SIZE;
+		for_each_node(nid)
+			pages += READ_ONCE(get_node(s, nid)->nr_empty) << s->order;
+	}
+	spin_unlock(&slab_caches_lock);
+	return pages ? pages : SHRINK_EMPTY;
+}
+
+static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_control *sc)
+{
+	unsigned long freed = 0;
+	struct kmem_cache *s;
+
+	(void)shrinker;
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		if (freed >= sc->nr_to_scan)
+			break;
+		kmem_cache_flush_cpus(s);
+		freed += discard_empty_slabs(s);
+	}
+	spin_unlock(&slab_caches_lock);
+	count_vm_events(SLAB_SHRINK_PAGES, freed);
+	return freed;
+}
+
+static struct shrinker slab_shrinker = {
+	.count_objects = slab_shrink_count,
+	.scan_objects = slab_shrink_scan,
+	.batch = 0,
+	.seeks = DEFAULT_SEEKS,
+};
+
+/* ---------------------------------------------------------------- creating caches */
+
+/* Order and objects per slab: at least 4 objects (or one, for huge ones) and little waste. */
+static void calculate_order(struct kmem_cache *s)
+{
+	unsigned int order;
+
+	for (order = 0; order < PAGE_ALLOC_COSTLY_ORDER; order++) {
+		unsigned long bytes = PAGE_SIZE << order, n = bytes / s->size;
+
+		if (n >= 4 && bytes - n * s->size <= bytes / 8)
+			break;
+	}
+	while ((PAGE_SIZE << order) < s->size)
+		order++;
+	s->order = order;
+	s->objects = min((PAGE_SIZE << order) / s->size, 0xffffUL);
+}
+
+/*
+ * The layout of one slot, s->size bytes: the left redzone, then the
+ * object (offsets below count from its start), the right redzone, the
+ * free pointer if it cannot live inside the object, the tracks.  Slots
+ * and left redzones are multiples of the alignment, so every object is
+ * aligned.
+ */
+static void calculate_sizes(struct kmem_cache *s)
+{
+	unsigned int size = ALIGN(s->object_size, sizeof(void *));
+
+	s->red_left_pad = 0;
+	if (s->flags & SLAB_RED_ZONE) {
+		s->red_left_pad = ALIGN(sizeof(void *), s->align);
+		if (size == s->object_size)
+			size += sizeof(void *);	/* a right redzone of at least a word */
+	}
+	s->inuse = size;
+	if (s->flags & (SLAB_POISON | SLAB_RED_ZONE) || s->ctor) {
+		/* The object's bytes must survive while it is free: the pointer goes after it. */
+		s->offset = size;
+		size += sizeof(void *);
+	} else {
+		/* In the middle of the object, where an overflow from the previous one reaches last. */
+		s->offset = ALIGN_DOWN(s->object_size / 2, sizeof(void *));
+	}
+	if (s->flags & SLAB_STORE_USER)
+		size += 2 * sizeof(struct track);
+	s->size = ALIGN(s->red_left_pad + size, s->align);
+	calculate_order(s);
+	s->reciprocal_size = ((1UL << SLAB_RECIPROCAL_SHIFT) + s->size - 1) / s->size;
+	s->sheaf_capacity = s->size <= 256 ? 32 : s->size <= 1024 ? 16 : s->size <= 4096 ? 8 : 4;
+}
+
+static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align,
+					unsigned int size)
+{
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		unsigned int ralign = 64;
+
+		while (size <= ralign / 2)	/* small objects: do not waste a line each */
+			ralign /= 2;
+		align = max(align, ralign);
+	}
+	return ALIGN(max(align, (unsigned int)ARCH_KMALLOC_MINALIGN), sizeof(void *));
+}
+
+static int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
+			   unsigned int align, slab_flags_t flags, void (*ctor)(void *))
+{
+	int nid;
+
+	s->name = name;
+	s->object_size = size;
+	s->ctor = ctor;
+	s->flags = CONFIG_SLUB_DEBUG ? slab_debug_flags(name, flags) : flags & ~SLAB_DEBUG_FLAGS;
+	s->align = calculate_alignment(s->flags, align, size);
+	s->random = get_random_long();
+	calculate_sizes(s);
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct kmem_cache_node *n = get_node(s, nid);
+
+		spin_lock_init(&n->list_lock);
+		n->partial = n->full = 0;
+		spin_lock_init(&n->barn.lock);
+		INIT_LIST_HEAD(&n->barn.sheaves_full);
+		INIT_LIST_HEAD(&n->barn.sheaves_empty);
+	}
+	if (!(s->flags & SLAB_NO_SHEAVES)) {
+		unsigned int cpu;
+
+		s->cpu_sheaves = alloc_percpu(struct slub_percpu_sheaves);
+		if (!s->cpu_sheaves)
+			return -ENOMEM;
+		for_each_possible_cpu(cpu)
+			per_cpu_ptr(s->cpu_sheaves, cpu)->main = &bootstrap_sheaf;
+	}
+	spin_lock(&slab_caches_lock);
+	list_add_tail(&s->list, &slab_caches);
+	spin_unlock(&slab_caches_lock);
+	return 0;
+}
+
+/**
+ * kmem_cache_create - make a cache of @size-byte objects
+ * @name: for reports, slabinfo and slab_debug=; the caller keeps it alive
+ * @size: bytes per object (1 .. KMALLOC_MAX_SIZE)
+ * @align: minimum alignment, 0 for the default (8 bytes)
+ * @flags: SLAB_HWCACHE_ALIGN, SLAB_POISON, SLAB_RED_ZONE, SLAB_STORE_USER,
+ *	   SLAB_CONSISTENCY_CHECKS, SLAB_PANIC
+ * @ctor: called once for every object when its slab is made (not on reuse)
+ *
+ * Context: may sleep (GFP_KERNEL).
+ * Return: the cache, or NULL (a panic with SLAB_PANIC) with a report.
+ */
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				     slab_flags_t flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s = NULL;
+
+	if (!name || !size || size > KMALLOC_MAX_SIZE || (align & (align - 1)) ||
+	    align > PAGE_SIZE) {
+		pr_err("kmem_cache_create(%s): bad size %u or align %u\n", name ? name : "(null)",
+		       size, align);
+	} else {
+		s = kmem_cache_zalloc(kmem_cache, GFP_KERNEL);
+		if (s && kmem_cache_open(s, name, size, align, flags & ~SLAB_NO_SHEAVES, ctor)) {
+			kmem_cache_free(kmem_cache, s);
+			s = NULL;
+		}
+		if (!s)
+			pr_err("kmem_cache_create(%s): out of memory\n", name);
+	}
+	if (!s && (flags & SLAB_PANIC))
+		panic("kmem_cache_create: failed to create slab '%s'", name ? name : "(null)");
+	return s;
+}
+
+/* Are there objects of @s still allocated (after its sheaves were flushed)? */
+static unsigned long objects_in_use(struct kmem_cache *s)
+{
+	unsigned long used = 0;
+	int nid;
+
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+
+		used += n->total_objects;
+	}
+	return used;
+}
+
+/**
+ * kmem_cache_destroy - free cache @s, which must have no objects left
+ * @s: the cache, or NULL (ignored)
+ *
+ * Objects still allocated are a leak: reported with the cache, their
+ * number and (SLAB_STORE_USER) who allocated them, and the cache is then
+ * kept, not freed, as Linux does.
+ * Context: may sleep.
+ */
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	if (!s)
+		return;
+	kmem_cache_shrink(s);
+	if (objects_in_use(s)) {
+		report_leaks(s);
+		return;
+	}
+	spin_lock(&slab_caches_lock);
+	list_del(&s->list);
+	spin_unlock(&slab_caches_lock);
+	free_percpu(s->cpu_sheaves);
+	kmem_cache_free(kmem_cache, s);
+}
+
+/* ---------------------------------------------------------------- boot */
+
+/**
+ * create_boot_cache - set up a cache whose struct is static (or from kmem_cache)
+ *
+ * Context: boot, from kmem_cache_init() and kmalloc_init().
+ */
+struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, unsigned int size,
+				     unsigned int align, slab_flags_t flags)
+{
+	if (kmem_cache_open(s, name, size, align, flags, NULL))
+		panic("slab: cannot create the %s cache", name);
+	return s;
+}
+
+/**
+ * kmem_cache_init - start the slab allocator
+ *
+ * The cache of caches and the cache of sheaves have static structs and no
+ * sheaves of their own (their objects are few); then the kmalloc caches;
+ * then the shrinker that gives free slabs back under memory pressure.
+ * Context: boot, once, after the page allocator and per-CPU areas.
+ */
+void kmem_cache_init(void)
+{
+	kmem_cache = create_boot_cache(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
+				       0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
+	sheaf_cache = create_boot_cache(&sheaf_cache_boot, "slab_sheaf",
+					sizeof(struct slab_sheaf) +
+					MAX_SHEAF_CAPACITY * sizeof(void *),
+					0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
+	kmalloc_init();
+	register_shrinker(&slab_shrinker, "slab");
+}

@@ -1,0 +1,87 @@
+/*
+ * mm/slab.h - the slab allocator's public face: caches of same-sized
+ * objects (kmem_cache_*) and kmalloc(), with Linux's names and meanings.
+ *
+ * A cache hands out objects of one size, carved from slabs (blocks of
+ * pages from the buddy allocator).  kmalloc(size) picks the cache of the
+ * next size class (kmalloc-8 ... kmalloc-8k); above KMALLOC_MAX_CACHE_SIZE
+ * it takes whole pages.  kfree() finds the cache from the pointer alone.
+ * How it works: mm/slab.c (the design essay) and docs/slab.md.
+ */
+#ifndef MM_SLAB_H
+#define MM_SLAB_H
+
+#include "mm/gfp.h"
+#include "mm/page_alloc.h"
+
+typedef unsigned int slab_flags_t;
+
+/* kmem_cache_create() flags (Linux's values) */
+#define SLAB_CONSISTENCY_CHECKS	((slab_flags_t)0x00000100U)	/* check every alloc and free */
+#define SLAB_RED_ZONE		((slab_flags_t)0x00000400U)	/* guard bytes around each object */
+#define SLAB_POISON		((slab_flags_t)0x00000800U)	/* fill free objects with a pattern */
+#define SLAB_HWCACHE_ALIGN	((slab_flags_t)0x00002000U)	/* align objects to cache lines */
+#define SLAB_STORE_USER		((slab_flags_t)0x00010000U)	/* remember who allocated and freed */
+#define SLAB_PANIC		((slab_flags_t)0x00040000U)	/* panic if the cache cannot be made */
+
+/* What kmalloc(0) returns: not NULL, not usable, kfree() ignores it. */
+#define ZERO_SIZE_PTR		((void *)16)
+#define ZERO_OR_NULL_PTR(x)	((unsigned long)(x) <= (unsigned long)ZERO_SIZE_PTR)
+
+#define KMALLOC_MIN_SIZE	8
+#define KMALLOC_SHIFT_HIGH	(PAGE_SHIFT + 1)
+#define KMALLOC_MAX_CACHE_SIZE	(1UL << KMALLOC_SHIFT_HIGH)	/* 8 KiB: larger is whole pages */
+#define KMALLOC_MAX_SIZE	(1UL << (MAX_PAGE_ORDER + PAGE_SHIFT))	/* 4 MiB */
+#define ARCH_KMALLOC_MINALIGN	8
+
+struct kmem_cache;
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				     slab_flags_t flags, void (*ctor)(void *));
+void kmem_cache_destroy(struct kmem_cache *s);
+int kmem_cache_shrink(struct kmem_cache *s);
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags);
+void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node);
+void kmem_cache_free(struct kmem_cache *s, void *objp);
+unsigned int kmem_cache_size(struct kmem_cache *s);
+
+static inline void *kmem_cache_zalloc(struct kmem_cache *s, gfp_t flags)
+{
+	return kmem_cache_alloc(s, flags | __GFP_ZERO);
+}
+
+void *kmalloc(size_t size, gfp_t flags);
+void *kmalloc_node(size_t size, gfp_t flags, int node);
+void *krealloc(const void *p, size_t new_size, gfp_t flags);
+void kfree(const void *objp);
+void kfree_sensitive(const void *objp);
+size_t ksize(const void *objp);
+void *kmemdup(const void *src, size_t len, gfp_t gfp);
+char *kstrdup(const char *s, gfp_t gfp);
+
+static inline void *kzalloc(size_t size, gfp_t flags)
+{
+	return kmalloc(size, flags | __GFP_ZERO);
+}
+
+static inline void *kzalloc_node(size_t size, gfp_t flags, int node)
+{
+	return kmalloc_node(size, flags | __GFP_ZERO, node);
+}
+
+/* @n objects of @size bytes; NULL (without a warning) if n * size overflows. */
+static inline void *kmalloc_array(size_t n, size_t size, gfp_t flags)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kmalloc(bytes, flags);
+}
+
+static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return kmalloc_array(n, size, flags | __GFP_ZERO);
+}
+
+#endif

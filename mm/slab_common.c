@@ -1,0 +1,288 @@
+/*
+ * mm/slab_common.c - kmalloc() and its family, on top of the caches.
+ *
+ * kmalloc(size) rounds size up to a size class and allocates from that
+ * class's cache:
+ *
+ *   size   1-8  9-16  17-32  33-64  65-96  97-128  129-192  193-256  ...  4097-8192
+ *   cache  kmalloc-8 -16  -32    -64    -96    -128     -192     -256  ...  kmalloc-8k
+ *
+ * Up to 192 bytes a table indexed by (size - 1) / 8 picks the class (the
+ * 96 and 192 classes save a third of the space of the next power of two);
+ * above, the next power of two.  Power-of-two classes are aligned to
+ * their size, as Linux guarantees (drivers rely on it).
+ *
+ * Larger than KMALLOC_MAX_CACHE_SIZE (8 KiB), and for GFP_DMA/GFP_DMA32
+ * (which have no caches here), kmalloc() takes whole pages from the page
+ * allocator, as a __GFP_COMP block marked PG_large_kmalloc.  kfree() tells
+ * the two apart from the block's first page: PG_slab or PG_large_kmalloc;
+ * anything else was not handed out by kmalloc(), and is reported.
+ */
+#include "mm/internal.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+/* kmalloc_caches[i]: objects of 2^i bytes; [1] and [2] are the 96- and 192-byte classes */
+static struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
+
+static const struct {
+	const char *name;
+	unsigned int size;
+} kmalloc_info[KMALLOC_SHIFT_HIGH + 1] = {
+	[1] = { "kmalloc-96", 96 },	[2] = { "kmalloc-192", 192 },
+	[3] = { "kmalloc-8", 8 },	[4] = { "kmalloc-16", 16 },
+	[5] = { "kmalloc-32", 32 },	[6] = { "kmalloc-64", 64 },
+	[7] = { "kmalloc-128", 128 },	[8] = { "kmalloc-256", 256 },
+	[9] = { "kmalloc-512", 512 },	[10] = { "kmalloc-1k", 1024 },
+	[11] = { "kmalloc-2k", 2048 },	[12] = { "kmalloc-4k", 4096 },
+	[13] = { "kmalloc-8k", 8192 },
+};
+
+/* The class of sizes 1..192, by (size - 1) / 8 */
+static const u8 size_index[24] = {
+	3, 4, 5, 5, 6, 6, 6, 6,		/* 8, 16, 24-32, 33-64 */
+	1, 1, 1, 1, 7, 7, 7, 7,		/* 65-96, 97-128 */
+	2, 2, 2, 2, 2, 2, 2, 2,		/* 129-192 */
+};
+
+static unsigned int kmalloc_index(size_t size)
+{
+	if (size <= 192)
+		return size_index[(size - 1) / 8];
+	return 64 - __builtin_clzl(size - 1);	/* the next power of two's shift */
+}
+
+/** kmalloc_init - make the kmalloc caches (from kmem_cache_init()) */
+void kmalloc_init(void)
+{
+	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
+		unsigned int size = kmalloc_info[i].size;
+		struct kmem_cache *s;
+
+		if (!size)
+			continue;
+		s = kmem_cache_zalloc(kmem_cache, GFP_KERNEL);
+		if (!s)
+			panic("slab: no memory for the %s cache", kmalloc_info[i].name);
+		/* power-of-two classes are naturally aligned, even with redzones */
+		kmalloc_caches[i] = create_boot_cache(s, kmalloc_info[i].name, size,
+						      (size & (size - 1)) ? 0 :
+						      min(size, (unsigned int)PAGE_SIZE), 0);
+	}
+}
+
+/* Whole pages, for sizes above the caches (and GFP_DMA). */
+static void *kmalloc_large(size_t size, gfp_t flags, int node, void *caller)
+{
+	unsigned int order = get_order(size);
+	struct page *page;
+
+	if (unlikely(size > KMALLOC_MAX_SIZE)) {
+		if (!(flags & __GFP_NOWARN))
+			pr_warn("kmalloc: %zu bytes is more than KMALLOC_MAX_SIZE (%lu), caller %pS\n",
+				size, KMALLOC_MAX_SIZE, caller);
+		return NULL;
+	}
+	page = alloc_pages_node(node, flags | __GFP_COMP, order);
+	if (!page)
+		return NULL;
+	page_set(page, PG_large_kmalloc);
+	count_vm_event(KMALLOC_LARGE);
+	return page_address(page);
+}
+
+static void *__kmalloc_node(size_t size, gfp_t flags, int node, void *caller)
+{
+	if (unlikely(!size))
+		return ZERO_SIZE_PTR;
+	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE || (flags & (__GFP_DMA | __GFP_DMA32))))
+		return kmalloc_large(size, flags, node, caller);
+	return __kmalloc_cache(kmalloc_caches[kmalloc_index(size)], flags, node, caller);
+}
+
+/**
+ * kmalloc - allocate @size bytes
+ * @size: any; 0 returns ZERO_SIZE_PTR
+ * @flags: GFP_KERNEL, GFP_ATOMIC...; __GFP_ZERO zeroes; GFP_DMA gives
+ *	   ZONE_DMA memory (whole pages here, as there are no DMA caches)
+ *
+ * At least 8-byte aligned; a power-of-two size up to PAGE_SIZE is aligned
+ * to its size.
+ * Context: as @flags allows.
+ * Return: the memory, or NULL.
+ */
+void *kmalloc(size_t size, gfp_t flags)
+{
+	return __kmalloc_node(size, flags, NUMA_NO_NODE, __builtin_return_address(0));
+}
+
+/**
+ * kmalloc_node - kmalloc() on node @node (NUMA_NO_NODE: any)
+ *
+ * With __GFP_THISNODE only @node will do; without, another node's memory
+ * if @node has none.  Return: the memory, or NULL.
+ */
+void *kmalloc_node(size_t size, gfp_t flags, int node)
+{
+	if (node >= (int)nr_node_ids)
+		node = NUMA_NO_NODE;
+	return __kmalloc_node(size, flags, node, __builtin_return_address(0));
+}
+
+static void bad_kfree(const void *obj, void *caller, const char *why)
+{
+	count_vm_event(SLAB_BAD_FREE);
+	pr_err("BUG: kfree of %px by %pS: %s\n", obj, caller, why);
+}
+
+/**
+ * kmalloc_obj_slab - the first page of the slab or large kmalloc block that @obj is in
+ * @obj: a pointer a caller wants to free or measure
+ * @caller: for the report
+ *
+ * Checks that @obj is in the direct map of RAM, and in slab or large
+ * kmalloc memory.  Return: the page, or NULL after a report.
+ */
+struct page *kmalloc_obj_slab(const void *obj, void *caller)
+{
+	unsigned long addr = (unsigned long)obj;
+	struct page *head;
+
+	if (unlikely(addr - PAGE_OFFSET >= (max_pfn << PAGE_SHIFT) ||
+		     !pfn_valid(__pa(obj) >> PAGE_SHIFT))) {
+		bad_kfree(obj, caller, "not an address in the direct map (not from kmalloc)");
+		return NULL;
+	}
+	head = virt_to_head_page(obj);
+	if (likely(head->flags & (1UL << PG_slab | 1UL << PG_large_kmalloc)))
+		return head;
+	bad_kfree(obj, caller, PageBuddy(head) || page_test(head, PG_pcp) ?
+		  "the memory is free (freed twice?)" : "not memory kmalloc() handed out");
+	return NULL;
+}
+
+static void free_large_kmalloc(struct page *page, const void *obj, void *caller)
+{
+	if (unlikely(obj != page_address(page))) {
+		bad_kfree(obj, caller, "inside a large kmalloc block, not at its start");
+		return;
+	}
+	page_clear(page, PG_large_kmalloc);
+	__free_pages(page, (unsigned int)page->private);
+}
+
+/**
+ * kfree - free what kmalloc() returned
+ * @objp: the pointer; NULL and ZERO_SIZE_PTR are ignored
+ *
+ * The cache is found from the pointer.  A pointer kmalloc() did not hand
+ * out, or not at an object's start, is reported and ignored.
+ * Context: any.
+ */
+void kfree(const void *objp)
+{
+	void *caller = __builtin_return_address(0);
+	struct page *page;
+
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+		return;
+	page = kmalloc_obj_slab(objp, caller);
+	if (unlikely(!page))
+		return;
+	if (likely(PageSlab(page)))
+		__kfree_slab(page, (void *)objp, caller);
+	else
+		free_large_kmalloc(page, objp, caller);
+}
+
+/** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
+void kfree_sensitive(const void *objp)
+{
+	size_t size = ksize(objp);
+
+	if (size) {
+		memset((void *)objp, 0, size);
+		barrier();	/* the compiler may not drop the zeroing of memory about to be freed */
+	}
+	kfree(objp);
+}
+
+/**
+ * ksize - how many bytes of @objp may be used (the size class, or the pages)
+ *
+ * Return: the usable size; 0 for NULL, ZERO_SIZE_PTR or a bad pointer (reported).
+ */
+size_t ksize(const void *objp)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(objp))
+		return 0;
+	page = kmalloc_obj_slab(objp, __builtin_return_address(0));
+	if (!page)
+		return 0;
+	if (PageSlab(page))
+		return page->slab_cache->object_size;
+	return PAGE_SIZE << page->private;
+}
+
+/**
+ * krealloc - resize @p to @new_size bytes, keeping its contents
+ * @p: from kmalloc(), or NULL/ZERO_SIZE_PTR (then it is kmalloc())
+ * @new_size: 0 frees @p and returns ZERO_SIZE_PTR
+ * @flags: for a new allocation
+ *
+ * If @p is big enough already (ksize()), it is returned as it is;
+ * otherwise the contents move to a new allocation and @p is freed.
+ * Return: the memory, or NULL (then @p is untouched).
+ */
+void *krealloc(const void *p, size_t new_size, gfp_t flags)
+{
+	void *caller = __builtin_return_address(0);
+	size_t ks;
+	void *ret;
+
+	if (unlikely(!new_size)) {
+		kfree(p);
+		return ZERO_SIZE_PTR;
+	}
+	if (ZERO_OR_NULL_PTR(p))
+		return __kmalloc_node(new_size, flags, NUMA_NO_NODE, caller);
+	ks = ksize(p);
+	if (!ks)
+		return NULL;		/* not kmalloc memory: reported */
+	if (new_size <= ks)
+		return (void *)p;
+	ret = __kmalloc_node(new_size, flags, NUMA_NO_NODE, caller);
+	if (ret) {
+		memcpy(ret, p, ks);
+		kfree(p);
+	}
+	return ret;
+}
+
+/** kmemdup - a kmalloc()ed copy of @len bytes at @src; Return: it, or NULL */
+void *kmemdup(const void *src, size_t len, gfp_t gfp)
+{
+	void *p = __kmalloc_node(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
+
+	if (p && len)
+		memcpy(p, src, len);
+	return p;
+}
+
+/** kstrdup - a kmalloc()ed copy of the string @s; Return: it, or NULL (also for NULL) */
+char *kstrdup(const char *s, gfp_t gfp)
+{
+	size_t len;
+	char *p;
+
+	if (!s)
+		return NULL;
+	len = strlen(s) + 1;
+	p = __kmalloc_node(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
+	if (p)
+		memcpy(p, s, len);
+	return p;
+}

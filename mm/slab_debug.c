@@ -1,0 +1,439 @@
+/*
+ * mm/slab_debug.c - catching misuse of slab objects (Linux's SLUB debugging).
+ *
+ * A cache created with SLAB_POISON, SLAB_RED_ZONE, SLAB_STORE_USER or
+ * SLAB_CONSISTENCY_CHECKS (or named by slab_debug= at boot) lays each slot
+ * out with room to notice mistakes, and checks it on every alloc and free,
+ * under the node's lock (such caches skip the per-CPU sheaves):
+ *
+ *   [ left redzone | object | right redzone | free pointer | alloc track | free track ]
+ *       bb / cc      6b..a5     bb / cc
+ *
+ *   poison (P)    a free object is filled with 0x6b and ends with 0xa5;
+ *                 a byte changed while it was free is a write after free,
+ *                 found when the object is handed out again or by validate;
+ *   redzones (Z)  guard bytes on both sides, 0xbb while the object is free
+ *                 and 0xcc while it is allocated; a change is an overflow
+ *                 (or underflow), found at the free or by validate;
+ *   user (U)      who allocated and who freed the object, on which CPU, when;
+ *   checks (F)    every free is checked against the slab's freelist: an
+ *                 object already on it is a double free.
+ *
+ * Slab memory no object uses (the slab's tail) is filled with 0x5a.
+ * Every problem is reported in Linux's form - "BUG <cache> (Not tainted):
+ * <what>", the object's bytes, the callers - and then put right ("FIX
+ * <cache>: ...") so that the kernel runs on with nothing corrupted: a
+ * double free is ignored, an overwritten redzone restored, an object whose
+ * poison was overwritten is never handed out again.
+ */
+#include <stdarg.h>
+#include "mm/internal.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+#include "lib/vsprintf.h"
+
+#define POISON_INUSE		0x5a	/* slab memory no object uses */
+#define POISON_FREE		0x6b	/* a free object */
+#define POISON_END		0xa5	/* the last byte of a free object */
+#define SLUB_RED_INACTIVE	0xbb	/* redzone of a free object */
+#define SLUB_RED_ACTIVE		0xcc	/* redzone of an allocated object */
+
+#define DUMP_BYTES		64	/* of an object, in a report */
+
+/* What slab_debug= asked for; the test kernel checks everything unless told otherwise. */
+static slab_flags_t debug_flags = CONFIG_SLUB_DEBUG_ON ? SLAB_DEBUG_FLAGS : 0;
+static char debug_caches[128];		/* "name1,name2": only those; empty: all */
+
+/**
+ * slab_debug_parse - read slab_debug= (Linux's slub_debug= syntax)
+ * @str: "" (everything, all caches), "-" (nothing), or letters F Z P U
+ *	 optionally followed by ",cache,cache..." for those caches only
+ *
+ * Unknown letters are reported and ignored.  Caches created later use it.
+ */
+void slab_debug_parse(const char *str)
+{
+	slab_flags_t flags = 0;
+	const char *p = str;
+
+	debug_caches[0] = '\0';
+	if (!*p) {
+		debug_flags = SLAB_DEBUG_FLAGS;
+		return;
+	}
+	for (; *p && *p != ','; p++) {
+		switch (*p) {
+		case 'F': case 'f': flags |= SLAB_CONSISTENCY_CHECKS; break;
+		case 'Z': case 'z': flags |= SLAB_RED_ZONE; break;
+		case 'P': case 'p': flags |= SLAB_POISON; break;
+		case 'U': case 'u': flags |= SLAB_STORE_USER; break;
+		case '-': flags = 0; break;
+		default:
+			pr_err("slab_debug: unknown option '%c' in '%s' ignored\n", *p, str);
+		}
+	}
+	debug_flags = flags;
+	if (*p == ',')
+		strscpy(debug_caches, p + 1, sizeof(debug_caches));
+}
+
+/* Is @name in the comma-separated debug_caches list (or is the list empty)? */
+static bool cache_selected(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!debug_caches[0])
+		return true;
+	for (const char *p = debug_caches; *p; ) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && !strncmp(p, name, n))
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+/** slab_debug_flags - @flags of a new cache @name, with what slab_debug= adds */
+slab_flags_t slab_debug_flags(const char *name, slab_flags_t flags)
+{
+	if (cache_selected(name))
+		flags |= debug_flags;
+	return flags;
+}
+
+/* ---------------------------------------------------------------- reports */
+
+/**
+ * slab_bug - the first lines of a report about cache @s, in Linux's form
+ */
+void slab_bug(struct kmem_cache *s, const char *fmt, ...)
+{
+	char msg[160];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	count_vm_event(SLAB_ERRORS);
+	pr_err("=============================================================================\n");
+	pr_err("BUG %s (Not tainted): %s\n", s->name, msg);
+	pr_err("-----------------------------------------------------------------------------\n");
+}
+
+static void slab_fix(struct kmem_cache *s, const char *what, const void *obj)
+{
+	pr_err("FIX %s: %s (object %px)\n", s->name, what, obj);
+}
+
+static struct track *get_track(struct kmem_cache *s, void *obj, enum track_item which)
+{
+	return (struct track *)((char *)obj + s->offset + sizeof(void *)) + which;
+}
+
+static void set_track(struct kmem_cache *s, void *obj, enum track_item which, void *caller)
+{
+	if (s->flags & SLAB_STORE_USER)
+		*get_track(s, obj, which) = (struct track){ caller, smp_processor_id(),
+							    ktime_get_ns() };
+}
+
+static void print_track(const char *what, const struct track *t)
+{
+	if (!t->addr)
+		return;
+	pr_err("%s in %pS age=%llu ns cpu=%u\n", what, t->addr,
+	       (unsigned long long)(ktime_get_ns() - t->when), t->cpu);
+}
+
+/** print_tracks - who allocated and who last freed @obj (SLAB_STORE_USER) */
+void print_tracks(struct kmem_cache *s, void *obj)
+{
+	if (!(s->flags & SLAB_STORE_USER))
+		return;
+	print_track("Allocated", get_track(s, obj, TRACK_ALLOC));
+	print_track("Freed", get_track(s, obj, TRACK_FREE));
+}
+
+static void print_bytes(const char *what, const u8 *p, unsigned int len)
+{
+	for (unsigned int i = 0; i < len; i += 16) {
+		char line[16 * 3 + 1];
+		int n = 0;
+
+		for (unsigned int j = i; j < len && j < i + 16; j++)
+			n += scnprintf(line + n, sizeof(line) - n, " %02x", p[j]);
+		pr_err("%-8s %px:%s\n", what, p + i, line);
+	}
+}
+
+/* The object, its redzones and who used it, after a BUG line. */
+static void print_object(struct kmem_cache *s, struct page *slab, u8 *obj)
+{
+	pr_err("Slab %px objects=%u used=%u fp=%px\n", slab_address(slab), slab->objects,
+	       slab->inuse, slab_freelist(s, slab));
+	print_tracks(s, obj);
+	if (s->red_left_pad)
+		print_bytes("Redzone", obj - s->red_left_pad, s->red_left_pad);
+	print_bytes("Object", obj, min(s->object_size, (unsigned int)DUMP_BYTES));
+	if (s->flags & SLAB_RED_ZONE)
+		print_bytes("Redzone", obj + s->object_size, s->inuse - s->object_size);
+}
+
+/* Report the first byte of [@start, @start+@len) that is not @value, and put it right. */
+static bool check_bytes(struct kmem_cache *s, struct page *slab, u8 *obj, const char *what,
+			u8 *start, u8 value, unsigned int len)
+{
+	u8 *bad = NULL;
+
+	for (unsigned int i = 0; i < len; i++) {
+		if (start[i] != value) {
+			bad = start + i;
+			break;
+		}
+	}
+	if (!bad)
+		return true;
+	slab_bug(s, "%s overwritten", what);
+	pr_err("%px-%px @offset=%ld. First byte %#x instead of %#x\n", bad, start + len - 1,
+	       (long)(bad - obj), *bad, value);
+	print_object(s, slab, obj);
+	memset(start, value, len);
+	slab_fix(s, what[0] == 'P' ? "Restoring poison" : "Restoring redzone", obj);
+	return false;
+}
+
+/* ---------------------------------------------------------------- object states */
+
+static void set_redzones(struct kmem_cache *s, u8 *obj, u8 value)
+{
+	if (!(s->flags & SLAB_RED_ZONE))
+		return;
+	memset(obj - s->red_left_pad, value, s->red_left_pad);
+	memset(obj + s->object_size, value, s->inuse - s->object_size);
+}
+
+static bool check_redzones(struct kmem_cache *s, struct page *slab, u8 *obj, u8 value)
+{
+	bool left, right;
+
+	if (!(s->flags & SLAB_RED_ZONE))
+		return true;
+	left = check_bytes(s, slab, obj, "Left Redzone", obj - s->red_left_pad, value,
+			   s->red_left_pad);
+	right = check_bytes(s, slab, obj, "Right Redzone", obj + s->object_size, value,
+			    s->inuse - s->object_size);
+	return left && right;
+}
+
+static void poison_object(struct kmem_cache *s, u8 *obj)
+{
+	if (!(s->flags & SLAB_POISON) || s->ctor)
+		return;		/* a constructed object keeps its state while free */
+	memset(obj, POISON_FREE, s->object_size - 1);
+	obj[s->object_size - 1] = POISON_END;
+}
+
+static bool check_poison(struct kmem_cache *s, struct page *slab, u8 *obj)
+{
+	if (!(s->flags & SLAB_POISON) || s->ctor)
+		return true;
+	return check_bytes(s, slab, obj, "Poison", obj, POISON_FREE, s->object_size - 1) &&
+	       check_bytes(s, slab, obj, "Poison", obj + s->object_size - 1, POISON_END, 1);
+}
+
+/** init_object_debug - a new slab's free object: poisoned, redzones inactive */
+void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj)
+{
+	u8 *slot = (u8 *)obj - s->red_left_pad;
+
+	if (obj == (char *)slab_address(slab) + s->red_left_pad)	/* the first: whole slab */
+		memset(slab_address(slab), POISON_INUSE, PAGE_SIZE << s->order);
+	memset(slot, 0, s->size);
+	poison_object(s, obj);
+	set_redzones(s, obj, SLUB_RED_INACTIVE);
+}
+
+/* Is @obj on @slab's freelist? */
+static bool on_freelist(struct kmem_cache *s, struct page *slab, void *obj)
+{
+	unsigned int n = 0;
+
+	for (void *p = slab_freelist(s, slab); p && n <= slab->objects;
+	     p = get_freepointer(s, slab, p), n++) {
+		if (p == obj)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * alloc_debug_check - may @obj, free on @slab, be handed out?
+ *
+ * Its poison and redzones must be as a free object's.  If so, they become
+ * an allocated object's and the allocation is recorded.  If not, the
+ * damage is reported and the object is not handed out.
+ * Context: the slab's node's list_lock is held.
+ */
+bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller)
+{
+	if (!check_poison(s, slab, obj) || !check_redzones(s, slab, obj, SLUB_RED_INACTIVE))
+		return false;
+	set_redzones(s, obj, SLUB_RED_ACTIVE);
+	set_track(s, obj, TRACK_ALLOC, caller);
+	return true;
+}
+
+/**
+ * free_debug_check - may @obj go back on @slab's freelist?
+ *
+ * A double free is reported and refused.  Overwritten redzones are
+ * reported and restored; the free goes ahead.  The object is then
+ * poisoned, its redzones made inactive, and the free recorded.
+ * Context: the slab's node's list_lock is held.
+ */
+bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller)
+{
+	if (on_freelist(s, slab, obj)) {
+		slab_bug(s, "Object already free");
+		pr_err("Object %px freed again by %pS\n", obj, caller);
+		print_object(s, slab, obj);
+		slab_fix(s, "Object not freed", obj);
+		return false;
+	}
+	check_redzones(s, slab, obj, SLUB_RED_ACTIVE);
+	set_track(s, obj, TRACK_FREE, caller);
+	poison_object(s, obj);
+	set_redzones(s, obj, SLUB_RED_INACTIVE);
+	return true;
+}
+
+/* ---------------------------------------------------------------- validate, leaks */
+
+static int validate_slab(struct kmem_cache *s, struct page *slab)
+{
+	unsigned int nr_free = 0, errors = 0;
+	u8 *tail = (u8 *)slab_address(slab) + slab->objects * s->size;
+	u8 *end = (u8 *)slab_address(slab) + (PAGE_SIZE << s->order);
+
+	for (void *p = slab_freelist(s, slab); p && nr_free <= slab->objects;
+	     p = get_freepointer(s, slab, p))
+		nr_free++;
+	if (nr_free != (unsigned int)(slab->objects - slab->inuse)) {
+		slab_bug(s, "Wrong number of free objects");
+		pr_err("Slab %px: %u on the freelist, but %u objects and %u in use\n",
+		       slab_address(slab), nr_free, slab->objects, slab->inuse);
+		errors++;
+	}
+	if (!(s->flags & SLAB_DEBUG_FLAGS))
+		return errors;
+	for (unsigned int i = 0; i < slab->objects; i++) {
+		u8 *obj = (u8 *)slab_address(slab) + s->red_left_pad + i * s->size;
+
+		if (on_freelist(s, slab, obj))
+			errors += !check_poison(s, slab, obj) +
+				  !check_redzones(s, slab, obj, SLUB_RED_INACTIVE);
+		else
+			errors += !check_redzones(s, slab, obj, SLUB_RED_ACTIVE);
+	}
+	if ((s->flags & SLAB_POISON) && tail < end)
+		errors += !check_bytes(s, slab, tail, "Padding", tail, POISON_INUSE, end - tail);
+	return errors;
+}
+
+static int validate_list(struct kmem_cache *s, u32 head)
+{
+	int errors = 0;
+
+	for (struct page *slab = pfn_to_slab(head); slab; slab = pfn_to_slab(slab->slab_next))
+		errors += validate_slab(s, slab);
+	return errors;
+}
+
+/**
+ * validate_slab_cache - check every slab of @s (the monitor's slabcheck)
+ *
+ * Every freelist must be whole and as long as the free count says; with
+ * debugging, every free object's poison and every redzone must be intact.
+ * What is wrong is reported (and put right where it can be).
+ * Context: may sleep (the sheaves are flushed first, by IPI).
+ * Return: the number of problems found.
+ */
+int validate_slab_cache(struct kmem_cache *s)
+{
+	unsigned long flags;
+	int errors = 0, nid;
+
+	kmem_cache_flush_cpus(s);
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		errors += validate_list(s, n->partial) + validate_list(s, n->full);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+	return errors;
+}
+
+/* The allocated objects of one slab, up to *@left of them, with who allocated them. */
+static void report_slab_leaks(struct kmem_cache *s, struct page *slab, unsigned int *left)
+{
+	for (unsigned int i = 0; i < slab->objects && *left; i++) {
+		u8 *obj = (u8 *)slab_address(slab) + s->red_left_pad + i * s->size;
+
+		if (on_freelist(s, slab, obj))
+			continue;
+		(*left)--;
+		if (s->flags & SLAB_STORE_USER)
+			pr_err("Object %px allocated in %pS\n", obj,
+			       get_track(s, obj, TRACK_ALLOC)->addr);
+		else
+			pr_err("Object %px\n", obj);
+	}
+}
+
+/**
+ * report_leaks - kmem_cache_destroy() of @s found objects still allocated
+ *
+ * Linux's report, with the number of objects and (SLAB_STORE_USER) who
+ * allocated each of the first few.
+ */
+void report_leaks(struct kmem_cache *s)
+{
+	unsigned long used = 0, flags;
+	unsigned int left = 16;
+	int nid;
+
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		for (struct page *slab = pfn_to_slab(n->partial); slab;
+		     slab = pfn_to_slab(slab->slab_next))
+			used += slab->inuse;
+		for (struct page *slab = pfn_to_slab(n->full); slab;
+		     slab = pfn_to_slab(slab->slab_next))
+			used += slab->inuse;
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+	slab_bug(s, "Objects remaining on __kmem_cache_shutdown()");
+	pr_err("%s: %lu object%s still allocated%s\n", s->name, used, used == 1 ? "" : "s",
+	       s->flags & SLAB_STORE_USER ? ", allocated by:" : "");
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		for (struct page *slab = pfn_to_slab(n->partial); slab;
+		     slab = pfn_to_slab(slab->slab_next))
+			report_slab_leaks(s, slab, &left);
+		for (struct page *slab = pfn_to_slab(n->full); slab;
+		     slab = pfn_to_slab(slab->slab_next))
+			report_slab_leaks(s, slab, &left);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+	pr_err("kmem_cache_destroy %s: Slab cache still has objects: not destroyed\n", s->name);
+}

@@ -1,0 +1,184 @@
+/*
+ * mm/slab_monitor.c - the slab allocator at the monitor prompt.
+ *
+ *   slabinfo            every cache, as Linux's /proc/slabinfo, with the
+ *                       objects this kernel keeps in sheaves and barns
+ *   kmalloc SIZE [node N]   allocate and hold an object (see 'kheld')
+ *   kfree ADDR          free an object 'kmalloc' gave; an address it freed
+ *                       already is freed again on purpose, to show the report
+ *   kheld               the objects 'kmalloc' holds
+ *   slabcheck [CACHE]   validate every slab of every cache (or of one)
+ */
+#include "mm/internal.h"
+#include "kernel/monitor.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define MAX_KHELD	64
+#define MAX_KFREED	16
+
+static void *kheld[MAX_KHELD];
+static void *kfreed[MAX_KFREED];	/* the last objects 'kfree' freed */
+static unsigned int next_kfreed;
+
+/* Objects of @s that are allocated or cached, and all, from its slabs. */
+static void count_objects(struct kmem_cache *s, unsigned long *inuse, unsigned long *total,
+			  unsigned long *slabs)
+{
+	unsigned long flags;
+	int nid;
+
+	*inuse = *total = *slabs = 0;
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+		struct page *slab;
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		for (slab = pfn_to_slab(n->partial); slab; slab = pfn_to_slab(slab->slab_next))
+			*inuse += slab->inuse;
+		for (slab = pfn_to_slab(n->full); slab; slab = pfn_to_slab(slab->slab_next))
+			*inuse += slab->inuse;
+		*total += n->total_objects;
+		*slabs += n->nr_slabs;
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+}
+
+static int cmd_slabinfo(int argc, char **argv)
+{
+	struct kmem_cache *s;
+
+	(void)argc;
+	(void)argv;
+	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
+	       "<pagesperslab> : <slabs> <in_sheaves> : flags\n");
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		unsigned long inuse, total, slabs, cached = cache_sheaf_objects(s);
+
+		count_objects(s, &inuse, &total, &slabs);
+		printk("%-17s %13lu %10lu %9u %12u %14u : %7lu %11lu : %s%s%s%s%s\n", s->name,
+		       inuse - cached, total, s->object_size, s->objects, 1U << s->order, slabs,
+		       cached, s->flags & SLAB_NO_SHEAVES ? "no-sheaves " : "",
+		       s->flags & SLAB_POISON ? "P" : "", s->flags & SLAB_RED_ZONE ? "Z" : "",
+		       s->flags & SLAB_STORE_USER ? "U" : "",
+		       s->flags & SLAB_CONSISTENCY_CHECKS ? "F" : "");
+	}
+	spin_unlock(&slab_caches_lock);
+	printk("(active: allocated by callers; in_sheaves: free, cached per CPU and in the barns;"
+	       " flags: slab_debug letters, checked caches skip the sheaves)\n");
+	return 0;
+}
+MONITOR_COMMAND(slabinfo, "", "the slab caches: objects, sizes, slabs, sheaves (as /proc/slabinfo)",
+		cmd_slabinfo);
+
+static int cmd_kmalloc(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long size, node = NUMA_NO_NODE;
+	struct page *page;
+	void *p;
+	int slot;
+
+	if (monitor_arg_ulong(&args, "SIZE", 1, KMALLOC_MAX_SIZE, &size))
+		return -EINVAL;
+	if (monitor_take_word(&args, "node") &&
+	    monitor_arg_ulong(&args, "N", 0, nr_node_ids - 1, &node))
+		return -EINVAL;
+	if (monitor_args_end(&args))
+		return -EINVAL;
+	for (slot = 0; slot < MAX_KHELD && kheld[slot]; slot++)
+		;
+	if (slot == MAX_KHELD) {
+		printk("kmalloc: already holding %d objects; kfree some first\n", MAX_KHELD);
+		return -ENOMEM;
+	}
+	p = kmalloc_node(size, GFP_KERNEL, (int)node);
+	if (!p) {
+		printk("kmalloc: %lu bytes failed\n", size);
+		return -ENOMEM;
+	}
+	kheld[slot] = p;
+	page = virt_to_head_page(p);
+	printk("[%d] %lu bytes at %px: %s, %zu usable, node %d\n", slot, size, p,
+	       PageSlab(page) ? page->slab_cache->name : "whole pages (large kmalloc)", ksize(p),
+	       page_to_nid(page));
+	return 0;
+}
+MONITOR_COMMAND(kmalloc, "SIZE [node N]", "allocate SIZE (1..4194304) bytes and hold them",
+		cmd_kmalloc);
+
+static int cmd_kfree(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long addr;
+	void *p;
+
+	if (monitor_arg_addr(&args, "ADDR", &addr) || monitor_args_end(&args))
+		return -EINVAL;
+	p = (void *)addr;
+	for (int i = 0; i < MAX_KHELD; i++) {
+		if (kheld[i] == p) {
+			kfree(p);
+			kheld[i] = NULL;
+			kfreed[next_kfreed++ % MAX_KFREED] = p;
+			printk("kfree: freed [%d] %px\n", i, p);
+			return 0;
+		}
+	}
+	for (int i = 0; i < MAX_KFREED; i++) {
+		if (kfreed[i] == p) {
+			printk("kfree: %px was freed already: freeing it again (watch the report)\n",
+			       p);
+			kfree(p);
+			return 0;
+		}
+	}
+	printk("kfree: %px is not an object 'kmalloc' gave (see 'kheld'); not freed\n", p);
+	return -EINVAL;
+}
+MONITOR_COMMAND(kfree, "ADDR", "free an object 'kmalloc' gave (ADDR in hex)", cmd_kfree);
+
+static int cmd_kheld(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	for (int i = 0; i < MAX_KHELD; i++) {
+		if (kheld[i])
+			printk("[%d] %px, %zu usable\n", i, kheld[i], ksize(kheld[i]));
+	}
+	return 0;
+}
+MONITOR_COMMAND(kheld, "", "list the objects 'kmalloc' holds", cmd_kheld);
+
+static int cmd_slabcheck(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	const char *only = NULL;
+	unsigned int caches = 0;
+	struct kmem_cache *s;
+	int problems = 0;
+
+	if (args.next < argc)
+		only = argv[args.next++];
+	if (monitor_args_end(&args))
+		return -EINVAL;
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		if (only && strcmp(only, s->name))
+			continue;
+		caches++;
+		problems += validate_slab_cache(s);
+	}
+	spin_unlock(&slab_caches_lock);
+	if (only && !caches) {
+		printk("slabcheck: no cache is called '%s' (see 'slabinfo')\n", only);
+		return -EINVAL;
+	}
+	printk("slabcheck: %u cache%s checked, %d problem%s\n", caches, caches == 1 ? "" : "s",
+	       problems, problems == 1 ? "" : "s");
+	return problems ? -EIO : 0;
+}
+MONITOR_COMMAND(slabcheck, "[CACHE]", "check every slab of every cache (or of CACHE)",
+		cmd_slabcheck);

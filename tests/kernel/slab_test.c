@@ -1,0 +1,327 @@
+/*
+ * tests/kernel/slab_test.c - kmalloc() and kmem_cache_*() do what Linux's do.
+ *
+ * Every size class and its alignment; kmalloc(0); large kmalloc and GFP_DMA
+ * through whole pages; krealloc() growing and shrinking with the contents
+ * kept; kcalloc()/kmalloc_array() overflow; ksize(); kmemdup()/kstrdup();
+ * a constructor that runs once per object, never on reuse; kmem_cache_alloc_node();
+ * and, after everything is freed and the caches shrunk, nr_free_pages() back
+ * where it started.
+ */
+#include "kunit/test.h"
+#include "test_log.h"
+#include "mm/internal.h"
+#include "mm/slab.h"
+#include "kernel/smp.h"
+
+static unsigned long free_before;
+
+/*
+ * Every cache gives back every page it can (twice: the sheaves of the
+ * kmalloc caches go back to the sheaf cache, which then has empty slabs).
+ */
+static void shrink_everything(void)
+{
+	struct kmem_cache *s;
+
+	for (int pass = 0; pass < 2; pass++) {
+		spin_lock(&slab_caches_lock);
+		list_for_each_entry(s, &slab_caches, list)
+			kmem_cache_shrink(s);
+		spin_unlock(&slab_caches_lock);
+	}
+	drain_all_pages();
+}
+
+static int slab_test_init(struct kunit *test)
+{
+	(void)test;
+	shrink_everything();
+	free_before = nr_free_pages();
+	return 0;
+}
+
+/* Everything a case allocated is freed: once the caches give their pages back, nothing is lost. */
+static void expect_pages_back(struct kunit *test)
+{
+	shrink_everything();
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), free_before);
+}
+
+static const size_t class_sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
+				      4096, 8192 };
+
+static void every_size_class_is_aligned_and_usable(struct kunit *test)
+{
+	for (size_t size = 1; size <= 8192; size = size < 256 ? size + 1 : size * 2 - 1) {
+		u8 *p = kmalloc(size, GFP_KERNEL);
+		size_t ks;
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "size %zu", size);
+		ks = ksize(p);
+		KUNIT_EXPECT_GE_MSG(test, ks, size, "size %zu", size);
+		KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p % 8, 0, "size %zu", size);
+		if (!(size & (size - 1)) && size <= PAGE_SIZE)
+			KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p % size, 0,
+					    "power of two %zu not naturally aligned", size);
+		memset(p, 0x5c, ks);
+		kfree(p);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(class_sizes); i++) {
+		void *p = kmalloc(class_sizes[i], GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		KUNIT_EXPECT_EQ(test, ksize(p), class_sizes[i]);
+		KUNIT_EXPECT_TRUE(test, PageSlab(virt_to_head_page(p)));
+		kfree(p);
+	}
+}
+
+static void zero_size_and_null(struct kunit *test)
+{
+	KUNIT_EXPECT_PTR_EQ(test, kmalloc(0, GFP_KERNEL), ZERO_SIZE_PTR);
+	KUNIT_EXPECT_TRUE(test, ZERO_OR_NULL_PTR(ZERO_SIZE_PTR));
+	KUNIT_EXPECT_TRUE(test, ZERO_OR_NULL_PTR(NULL));
+	kfree(NULL);
+	kfree(ZERO_SIZE_PTR);
+	KUNIT_EXPECT_EQ(test, ksize(NULL), 0);
+	KUNIT_EXPECT_EQ(test, ksize(ZERO_SIZE_PTR), 0);
+}
+
+static void kzalloc_zeroes(struct kunit *test)
+{
+	for (unsigned int round = 0; round < 2; round++) {
+		u8 *p = kmalloc(200, GFP_KERNEL), *z;
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		memset(p, 0xee, 200);
+		kfree(p);
+		z = kzalloc(200, GFP_KERNEL);	/* likely the same object, dirty */
+		KUNIT_ASSERT_NOT_NULL(test, z);
+		for (int i = 0; i < 200; i++)
+			KUNIT_ASSERT_EQ(test, z[i], 0);
+		kfree(z);
+	}
+}
+
+static void large_kmalloc_is_whole_pages(struct kunit *test)
+{
+	size_t sizes[] = { 8193, 65536, 1 << 20, KMALLOC_MAX_SIZE };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u8 *p = kmalloc(sizes[i], GFP_KERNEL);
+		struct page *page;
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "%zu", sizes[i]);
+		page = virt_to_head_page(p + sizes[i] - 1);	/* from the last byte */
+		KUNIT_EXPECT_PTR_EQ(test, page_address(page), (void *)p);
+		KUNIT_EXPECT_FALSE(test, PageSlab(page));
+		KUNIT_EXPECT_EQ(test, ksize(p), PAGE_SIZE << get_order(sizes[i]));
+		p[0] = 1;
+		p[sizes[i] - 1] = 2;
+		kfree(p);
+	}
+	KUNIT_EXPECT_NULL(test, kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL | __GFP_NOWARN));
+	expect_pages_back(test);
+}
+
+static void gfp_dma_gives_dma_memory(struct kunit *test)
+{
+	void *p = kmalloc(100, GFP_KERNEL | GFP_DMA);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_LT(test, __pa(p), 16UL << 20);
+	KUNIT_EXPECT_EQ(test, page_zonenum(virt_to_page(p)), ZONE_DMA);
+	kfree(p);
+}
+
+static void krealloc_keeps_contents(struct kunit *test)
+{
+	u8 *p = kmalloc(40, GFP_KERNEL), *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (int i = 0; i < 40; i++)
+		p[i] = (u8)i;
+	q = krealloc(p, 60, GFP_KERNEL);		/* fits kmalloc-64: in place */
+	KUNIT_EXPECT_PTR_EQ(test, q, p);
+	q = krealloc(p, 3000, GFP_KERNEL);		/* moves */
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	for (int i = 0; i < 40; i++)
+		KUNIT_EXPECT_EQ(test, q[i], (u8)i);
+	p = krealloc(q, 20000, GFP_KERNEL);		/* to whole pages */
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (int i = 0; i < 40; i++)
+		KUNIT_EXPECT_EQ(test, p[i], (u8)i);
+	q = krealloc(p, 10, GFP_KERNEL);		/* smaller: stays */
+	KUNIT_EXPECT_PTR_EQ(test, q, p);
+	KUNIT_EXPECT_PTR_EQ(test, krealloc(q, 0, GFP_KERNEL), ZERO_SIZE_PTR);	/* frees */
+	p = krealloc(NULL, 30, GFP_KERNEL);		/* allocates */
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_GE(test, ksize(p), 30);
+	kfree(p);
+	expect_pages_back(test);
+}
+
+static void array_overflow_is_null(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+	u32 *a;
+
+	KUNIT_EXPECT_NULL(test, kmalloc_array(SIZE_MAX / 2, 4, GFP_KERNEL));
+	KUNIT_EXPECT_NULL(test, kcalloc(1UL << 62, 8, GFP_KERNEL));
+	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "WARNING"));	/* no warning storm */
+	a = kcalloc(100, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	for (int i = 0; i < 100; i++)
+		KUNIT_EXPECT_EQ(test, a[i], 0);
+	kfree(a);
+}
+
+static void dup_helpers(struct kunit *test)
+{
+	static const char src[] = "a kernel about memory allocation";
+	char *s = kstrdup(src, GFP_KERNEL);
+	void *m = kmemdup(src, 5, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, s, src);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_MEMEQ(test, m, src, 5);
+	KUNIT_EXPECT_NULL(test, kstrdup(NULL, GFP_KERNEL));
+	kfree(s);
+	kfree(m);
+}
+
+/* ---------------------------------------------------------------- kmem_cache */
+
+struct thing {
+	unsigned long magic;
+	unsigned long constructed;
+	char payload[40];
+};
+
+static unsigned long ctor_calls;
+
+/* A constructor sets an object up from whatever its memory held. */
+static void thing_ctor(void *p)
+{
+	struct thing *t = p;
+
+	t->magic = 0x7415;
+	t->constructed = 1;
+	ctor_calls++;
+}
+
+static void ctor_runs_once_per_object(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("slab_test_thing", sizeof(struct thing), 0, 0,
+						 thing_ctor);
+	struct thing *objs[100];
+	unsigned long made;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	ctor_calls = 0;
+	for (int i = 0; i < 100; i++) {
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+		KUNIT_EXPECT_EQ(test, objs[i]->magic, 0x7415);
+		KUNIT_EXPECT_EQ(test, objs[i]->constructed, 1);
+	}
+	made = ctor_calls;
+	KUNIT_EXPECT_GE(test, made, 100);	/* whole slabs are constructed at once */
+	/* every other one freed and taken again: no slab empties, nothing is constructed */
+	for (int i = 0; i < 100; i += 2)
+		kmem_cache_free(s, objs[i]);
+	for (int i = 0; i < 100; i += 2) {
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+		KUNIT_EXPECT_EQ(test, objs[i]->magic, 0x7415);	/* the state a ctor set survives */
+		KUNIT_EXPECT_EQ(test, objs[i]->constructed, 1);
+	}
+	KUNIT_EXPECT_EQ(test, ctor_calls, made);
+	for (int i = 0; i < 100; i++)
+		kmem_cache_free(s, objs[i]);
+	kmem_cache_destroy(s);
+	expect_pages_back(test);
+}
+
+static void cache_alignment_and_size(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("slab_test_align", 100, 128, SLAB_HWCACHE_ALIGN,
+						 NULL);
+	void *p[20];
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, kmem_cache_size(s), 100);
+	for (int i = 0; i < 20; i++) {
+		p[i] = kmem_cache_zalloc(s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p[i]);
+		KUNIT_EXPECT_EQ(test, (unsigned long)p[i] % 128, 0);
+		KUNIT_EXPECT_EQ(test, ((u8 *)p[i])[99], 0);
+	}
+	for (int i = 0; i < 20; i++)
+		kmem_cache_free(s, p[i]);
+	kmem_cache_destroy(s);
+	KUNIT_EXPECT_NULL(test, kmem_cache_create("slab_test_bad", 0, 0, 0, NULL));
+	KUNIT_EXPECT_NULL(test, kmem_cache_create("slab_test_bad", 64, 3, 0, NULL));
+}
+
+static void alloc_node_gives_that_node(struct kunit *test)
+{
+	int nid;
+
+	for_each_node(nid) {
+		void *p = kmalloc_node(64, GFP_KERNEL | __GFP_THISNODE, nid);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "node %d", nid);
+		KUNIT_EXPECT_EQ(test, page_to_nid(virt_to_page(p)), nid);
+		kfree(p);
+		p = kzalloc_node(10000, GFP_KERNEL | __GFP_THISNODE, nid);	/* whole pages */
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		KUNIT_EXPECT_EQ(test, page_to_nid(virt_to_page(p)), nid);
+		kfree(p);
+	}
+	/* NUMA_NO_NODE and a node that does not exist: any node */
+	kfree(kmalloc_node(64, GFP_KERNEL, NUMA_NO_NODE));
+}
+
+static void many_objects_then_everything_back(struct kunit *test)
+{
+	static void *objs[3000];
+
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3000; i++) {
+			objs[i] = kmalloc(i % 2 ? 64 : 512, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+			*(int *)objs[i] = i;
+		}
+		for (int i = 0; i < 3000; i++) {
+			KUNIT_EXPECT_EQ(test, *(int *)objs[i], i);
+			kfree(objs[i]);
+		}
+	}
+	expect_pages_back(test);
+}
+
+static struct kunit_case slab_cases[] = {
+	KUNIT_CASE(every_size_class_is_aligned_and_usable),
+	KUNIT_CASE(zero_size_and_null),
+	KUNIT_CASE(kzalloc_zeroes),
+	KUNIT_CASE(large_kmalloc_is_whole_pages),
+	KUNIT_CASE(gfp_dma_gives_dma_memory),
+	KUNIT_CASE(krealloc_keeps_contents),
+	KUNIT_CASE(array_overflow_is_null),
+	KUNIT_CASE(dup_helpers),
+	KUNIT_CASE(ctor_runs_once_per_object),
+	KUNIT_CASE(cache_alignment_and_size),
+	KUNIT_CASE(alloc_node_gives_that_node),
+	KUNIT_CASE(many_objects_then_everything_back),
+	{}
+};
+
+static struct kunit_suite slab_suite = {
+	.name = "slab",
+	.init = slab_test_init,
+	.test_cases = slab_cases,
+};
+kunit_test_suite(slab_suite);

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""tools/update-transcripts.py [DOC...] - rewrite the docs' monitor transcripts.
+
+README.md and docs/smp.md show real `printf '...' | make run` sessions, and
+`make test` checks that a fresh run still prints them (numbers aside; see
+tests/monitor_check.py).  When a command's output changes on purpose, this
+runs each session again and writes its output into the doc, keeping every
+`...` the doc had: the lines between the line before and the line after an
+elision are elided again.  Read the diff before committing it.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import monitor_check  # noqa: E402
+
+ROOT = monitor_check.ROOT
+DEFAULT_DOCS = ["README.md", "docs/smp.md"]
+
+
+def keep_elisions(old, new):
+    """@new with the lines @old elided ('...') elided again."""
+    norm_new = [monitor_check.normalise(l) for l in new]
+    out, pos = [], 0
+    for k, line in enumerate(old):
+        if line.strip() != "..." or k == 0 or k + 1 >= len(old):
+            continue
+        before = monitor_check.normalise(old[k - 1])
+        after = monitor_check.normalise(old[k + 1])
+        try:
+            a = norm_new.index(before, pos)
+            b = norm_new.index(after, a + 1)
+        except ValueError:
+            continue            # the anchors changed: keep the output whole there
+        out += new[pos:a + 1] + ["..."]
+        pos = b
+    return out + new[pos:]
+
+
+def update(doc):
+    path = os.path.join(ROOT, doc)
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for _, command, expected, first in reversed(monitor_check.transcripts(path)):
+        actual = monitor_check.run_transcript(command)
+        lines[first - 1:first - 1 + len(expected)] = keep_elisions(expected, actual)
+        print("%s:%d: %s" % (doc, first, command))
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    for d in sys.argv[1:] or DEFAULT_DOCS:
+        update(d)
