@@ -69,6 +69,30 @@ def run(cmd, **kw):
     return done.stdout.decode(errors="replace")
 
 
+lists_updated = False
+
+
+def apt_update():
+    """Refresh the package lists, once and only as root; False if that cannot be done."""
+    global lists_updated
+    if lists_updated or os.geteuid() != 0:
+        return False
+    print("bench-linux: apt-get update", flush=True)
+    run(["apt-get", "update"])
+    lists_updated = True
+    return True
+
+
+def run_apt(cmd, **kw):
+    """Run an apt-get command; if it fails, refresh the package lists and try once more."""
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
+    if done.returncode != 0 and not apt_update():
+        sys.stderr.write(done.stdout.decode(errors="replace")[-4000:])
+        fail("failed (%d): %s" % (done.returncode, " ".join(cmd)))
+    if done.returncode != 0:
+        run(cmd, **kw)
+
+
 def installed(package):
     done = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -83,8 +107,8 @@ def install_tools():
     if os.geteuid() != 0:
         fail("missing packages; run: sudo apt-get install " + " ".join(missing))
     print("bench-linux: installing " + " ".join(missing), flush=True)
-    run(["apt-get", "install", "-y", "--no-install-recommends"] + missing,
-        env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    run_apt(["apt-get", "install", "-y", "--no-install-recommends"] + missing,
+            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
 
 
 # ---------------------------------------------------------------- which kernels
@@ -95,13 +119,15 @@ def version_key(text):
 
 def newest_kernel(series):
     """The newest kernel ABI of SERIES ("6.1" -> "6.1.0-57-amd64") in the apt lists."""
-    names = run(["apt-cache", "pkgnames", "linux-image-%s." % series]).split()
-    abis = [n[len("linux-image-"):] for n in names
-            if re.fullmatch(r"linux-image-%s\.\d+[-.+\w]*-amd64" % re.escape(series), n)
-            and "-cloud-" not in n and "-rt-" not in n]
-    if not abis:
-        fail("the apt lists have no linux-image-%s.*-amd64 (run apt-get update)" % series)
-    return max(abis, key=version_key)
+    while True:
+        names = run(["apt-cache", "pkgnames", "linux-image-%s." % series]).split()
+        abis = [n[len("linux-image-"):] for n in names
+                if re.fullmatch(r"linux-image-%s\.\d+[-.+\w]*-amd64" % re.escape(series), n)
+                and "-cloud-" not in n and "-rt-" not in n]
+        if abis:
+            return max(abis, key=version_key)
+        if not apt_update():
+            fail("the apt lists have no linux-image-%s.*-amd64 (run apt-get update)" % series)
 
 
 def package_field(package, field):
@@ -130,10 +156,10 @@ def fetch(package):
     debs = os.path.join(OUT, "debs")
     os.makedirs(debs, exist_ok=True)
     version = package_field(package, "Version").replace(":", "%3a")
-    pattern = os.path.join(debs, "%s_%s_*.deb" % (package, version))
-    if not glob.glob(pattern):
-        run(["apt-get", "download", package], cwd=debs)
-    return glob.glob(pattern)[0]
+    if not glob.glob(os.path.join(debs, "%s_%s_*.deb" % (package, version))):
+        run_apt(["apt-get", "download", package], cwd=debs)
+        version = package_field(package, "Version").replace(":", "%3a")
+    return glob.glob(os.path.join(debs, "%s_%s_*.deb" % (package, version)))[0]
 
 
 def unpack(abi, image, needs):
