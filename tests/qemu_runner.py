@@ -386,7 +386,7 @@ LINUX_ROW = re.compile(r"^bench: linux (\S+) (\S+) (.*)$")
 
 
 def read_linux_reference(path):
-    """tests/bench/linux-reference.txt -> ({word: rest of line}, [kernels], {key: [figures]})."""
+    """tests/bench/linux-reference.txt -> ({word: [rest of line]}, [series], {key: [figures]})."""
     header, figures = {}, {}
     with open(path) as f:
         for line in f:
@@ -406,22 +406,22 @@ def print_linux_comparison(ours, path, wall):
         print("(no comparison with Linux: its figures are instruction counts, not time)")
         return
     try:
-        header, kernels, figures = read_linux_reference(path)
+        header, series, figures = read_linux_reference(path)
     except OSError:
         print("(no comparison with Linux: %s is missing; make bench-linux writes it)" % path)
         return
     print("Linux in the same QEMU, same workloads: %s (make bench-linux, %s)"
           % (os.path.relpath(path, ROOT), header.get("date", ["?"])[0]))
-    print("  kernels %s; command line: %s" % (
-        ", ".join(k.split()[1] for k in header.get("kernel", [])), header.get("cmdline", ["?"])[0]))
+    kernels_used = ", ".join(k.split()[1] for k in header.get("kernel", []))
+    print("  kernels %s; command line: %s" % (kernels_used, header.get("cmdline", ["?"])[0]))
     print("%-44s %-16s %9s" % ("benchmark", "linux key", "ours")
-          + "".join("%11s" % ("Linux " + k) for k in kernels) + "  ours/best")
+          + "".join("%11s" % ("Linux " + s) for s in series) + "  ours/best")
     for key, figure, name in ours:
         theirs = figures.get(key, [])
         known = [float(t) for t in theirs if t != "-"]
         ratio = "%9.2fx" % (float(figure) / min(known)) if known else "%10s" % "-"
         print("%-44s %-16s %9s" % (name, key, figure)
-              + "".join("%11s" % t for t in theirs + ["-"] * (len(kernels) - len(theirs)))
+              + "".join("%11s" % t for t in theirs + ["-"] * (len(series) - len(theirs)))
               + " " + ratio)
 
 
