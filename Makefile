@@ -8,6 +8,7 @@
 #   make bench           the benchmarks, as a table
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths
+#   make bench-linux     Linux's allocators in the same QEMU (downloads Debian's kernels)
 #   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
@@ -65,7 +66,7 @@ NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
 .PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench clean deps \
-	compile_commands.json
+	bench-linux compile_commands.json
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -177,6 +178,14 @@ bench: deps $(BENCH_KERNEL)
 	$(PYTHON) tests/qemu_runner.py bench --kernel $(BENCH_KERNEL) --bench '$(BENCH)' \
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args '$(QEMU_ARGS)'
 	@$(MAKE) --no-print-directory bench-host
+
+# Linux's own allocators, measured like ours; writes tests/bench/linux-reference.txt, which
+# make bench reads.  Not part of make test: it downloads two kernels and boots each twice.
+# LINUX_KERNELS='6.1.0-57-amd64 ...' picks the kernels; DEBIAN_DEFAULTS=1 keeps Debian's
+# command line (init_on_alloc on) and leaves the reference file alone.
+bench-linux: deps
+	$(PYTHON) tools/bench-linux/bench_linux.py --kernels '$(LINUX_KERNELS)' \
+		$(if $(filter 1,$(DEBIAN_DEFAULTS)),--debian-defaults)
 
 include tests/host/host.mk
 

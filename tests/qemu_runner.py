@@ -439,13 +439,63 @@ def cmd_bench(a):
     print("make bench: %s; figures are %s" % (
         " ".join(qemu_args), "wall-clock TSC cycles" if a.wall else
         "guest instructions (QEMU -icount: the TSC counts instructions, identical every run)"))
+    ours = []
     for line in lines:
-        if line.startswith("bench: "):
+        m = LINUX_ROW.match(line)
+        if m:
+            ours.append(m.groups())
+        elif line.startswith("bench: "):
             print(line[7:])
     if status != EXIT_BENCH_DONE:
         print("bench: QEMU ended with status %s; see build/test-logs/bench.log" % status)
         return 1
+    if ours:
+        print_linux_comparison(ours, a.linux_reference, a.wall)
     return 0
+
+
+# "bench: linux KEY FIGURE ROW NAME": a row that make bench-linux measured on Linux too.
+LINUX_ROW = re.compile(r"^bench: linux (\S+) (\S+) (.*)$")
+
+
+def read_linux_reference(path):
+    """tests/bench/linux-reference.txt -> ({word: [rest of line]}, [series], {key: [figures]})."""
+    header, figures = {}, {}
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if words[0] == "figure":
+                figures[words[1]] = words[2:]
+            elif words[0] != "info":
+                header.setdefault(words[0], []).append(" ".join(words[1:]))
+    return header, header.get("columns", [""])[0].split(), figures
+
+
+def print_linux_comparison(ours, path, wall):
+    """Our rows that name a Linux key, beside Linux's figures for that key and the ratio."""
+    if wall:
+        print("(no comparison with Linux: its figures are instruction counts, not time)")
+        return
+    try:
+        header, series, figures = read_linux_reference(path)
+    except OSError:
+        print("(no comparison with Linux: %s is missing; make bench-linux writes it)" % path)
+        return
+    print("Linux in the same QEMU, same workloads: %s (make bench-linux, %s)"
+          % (os.path.relpath(path, ROOT), header.get("date", ["?"])[0]))
+    kernels_used = ", ".join(k.split()[1] for k in header.get("kernel", []))
+    print("  kernels %s; command line: %s" % (kernels_used, header.get("cmdline", ["?"])[0]))
+    print("%-44s %-16s %9s" % ("benchmark", "linux key", "ours")
+          + "".join("%11s" % ("Linux " + s) for s in series) + "  ours/best")
+    for key, figure, name in ours:
+        theirs = figures.get(key, [])
+        known = [float(t) for t in theirs if t != "-"]
+        ratio = "%9.2fx" % (float(figure) / min(known)) if known else "%10s" % "-"
+        print("%-44s %-16s %9s" % (name, key, figure)
+              + "".join("%11s" % t for t in theirs + ["-"] * (len(series) - len(theirs)))
+              + " " + ratio)
 
 
 def read_host_results(path):
@@ -599,6 +649,8 @@ def main():
         p.add_argument("--verbose", "-v", action="store_true")
         p.add_argument("--bench", default="*")
         p.add_argument("--wall", action="store_true")
+        p.add_argument("--linux-reference",
+                       default=os.path.join(ROOT, "tests", "bench", "linux-reference.txt"))
         p.add_argument("--selftest-kernel")
         p.add_argument("--matrix")
         p.add_argument("--host-results")

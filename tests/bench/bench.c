@@ -4,6 +4,9 @@
  * Every row is measured first, then the table is printed, so a row can be
  * shown relative to a baseline that comes later in link order.  Figures are
  * kept in tenths of a cycle (there is no floating point in the kernel).
+ * Rows that name a Linux key are listed once more after the table, one
+ * "bench: linux KEY FIGURE NAME" line each, for the runner to set beside
+ * Linux's figures (tests/bench/linux-reference.txt).
  */
 #include "bench/bench.h"
 #include "arch/x86_64/cpu.h"
@@ -111,5 +114,11 @@ void bench_run_all(const char *glob)
 	for (int i = 0; i < n; i++)
 		print_row(&rows[i], rows[i].b->baseline ?
 			  find_row(rows, n, rows[i].b->baseline) : NULL);
+	for (int i = 0; i < n; i++) {
+		if (rows[i].b->linux_key)
+			printk("bench: linux %s %llu.%llu %s\n", rows[i].b->linux_key,
+			       (unsigned long long)(rows[i].tenths / 10),
+			       (unsigned long long)(rows[i].tenths % 10), rows[i].b->name);
+	}
 	printk("bench: done (%d rows, median of %d samples each)\n", n, BENCH_SAMPLES);
 }

@@ -11,6 +11,13 @@
  *	static void run_memset(unsigned long iters) { ... }
  *	BENCHMARK(memset_4k, "memset 4 KiB", NULL, 1000, run_memset);
  *
+ * A row whose workload is one that make bench-linux measures on Linux names that row's key
+ * with BENCHMARK_LINUX(); make bench then shows Linux's figure beside ours (docs/bench.md
+ * defines each key's workload, which the row must match exactly):
+ *
+ *	BENCHMARK_LINUX(page_order3, "page alloc+free order-3", NULL, "page_order3",
+ *			10000, run_order3);
+ *
  * Benchmarks never pass or fail; they only print.
  */
 #ifndef BENCH_BENCH_H
@@ -23,16 +30,20 @@
 struct benchmark {
 	const char *name;		/* shown in the table, and the key for baselines */
 	const char *baseline;		/* name of the row to divide by, or NULL */
+	const char *linux_key;		/* make bench-linux's key for this workload, or NULL */
 	unsigned long iters;		/* operations per sample */
 	void (*run)(unsigned long iters);
 };
 
-#define BENCHMARK(id, row_name, baseline_name, nr_iters, fn)		\
+#define BENCHMARK_LINUX(id, row_name, baseline_name, key, nr_iters, fn)	\
 	static const struct benchmark __bench_##id = {			\
 		.name = row_name, .baseline = baseline_name,		\
-		.iters = nr_iters, .run = fn };				\
+		.linux_key = key, .iters = nr_iters, .run = fn };	\
 	static const struct benchmark *const __bench_ptr_##id		\
 	__used __section(".benchmarks") = &__bench_##id
+
+#define BENCHMARK(id, row_name, baseline_name, nr_iters, fn)		\
+	BENCHMARK_LINUX(id, row_name, baseline_name, NULL, nr_iters, fn)
 
 void bench_run_all(const char *glob);
 

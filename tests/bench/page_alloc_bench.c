@@ -37,7 +37,7 @@ static void run_order0(unsigned long iters)
 {
 	run_order(iters, 0);
 }
-BENCHMARK(page_order0_pcp, PCP_ROW, NULL, 20000, run_order0);
+BENCHMARK_LINUX(page_order0_pcp, PCP_ROW, NULL, "page_order0", 20000, run_order0);
 
 #define NR_PCP		(MAX_NUMNODES * MAX_NR_ZONES)
 
@@ -83,10 +83,10 @@ static void run_order3(unsigned long iters)
 {
 	run_order(iters, 3);
 }
-BENCHMARK(page_order3, "page alloc+free order-3", PCP_ROW, 10000, run_order3);
+BENCHMARK_LINUX(page_order3, "page alloc+free order-3", PCP_ROW, "page_order3", 10000, run_order3);
 
 static void run_order9(unsigned long iters)
 {
 	run_order(iters, 9);
 }
-BENCHMARK(page_order9, "page alloc+free order-9", PCP_ROW, 5000, run_order9);
+BENCHMARK_LINUX(page_order9, "page alloc+free order-9", PCP_ROW, "page_order9", 5000, run_order9);
