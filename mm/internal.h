@@ -163,9 +163,22 @@ static inline unsigned long obj_to_index(const struct kmem_cache *s, const struc
 	return (off * s->reciprocal_size) >> SLAB_RECIPROCAL_SHIFT;
 }
 
+/*
+ * The first page of the block @obj is in, or NULL if @obj is not an
+ * address in the direct map of RAM (so not from kmalloc()).  Inline:
+ * kfree() asks it on every call.
+ */
+static __always_inline struct page *virt_to_slab_checked(const void *obj)
+{
+	unsigned long pfn = ((unsigned long)obj - PAGE_OFFSET) >> PAGE_SHIFT;
+
+	if (unlikely(!pfn_valid(pfn)))	/* also false below PAGE_OFFSET: pfn wraps huge */
+		return NULL;
+	return compound_head(pfn_to_page(pfn));
+}
+
 /* mm/slab.c, for mm/slab_common.c, mm/slab_debug.c and the monitor */
-void *__kmalloc_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller);
-void __kfree_slab(struct page *slab, void *obj, void *caller);
+void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller);
 void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj);
 void *slab_freelist(const struct kmem_cache *s, const struct page *slab);
 void kmem_cache_flush_cpus(struct kmem_cache *s);
@@ -174,7 +187,9 @@ void kmem_cache_init(void);
 
 /* mm/slab_common.c */
 void kmalloc_init(void);
+unsigned int kmalloc_index_runtime(size_t size);
 struct page *kmalloc_obj_slab(const void *obj, void *caller);
+void kfree_not_slab(const void *obj, struct page *page, void *caller);
 struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, unsigned int size,
 				     unsigned int align, slab_flags_t flags);
 

@@ -25,10 +25,6 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define PFN_SECTION_SHIFT	12	/* 2^12 pages = 16 MiB per section */
-#define MAX_PHYSMEM_BITS	40	/* 1 TiB of physical address space */
-#define NR_MEM_SECTIONS		(1UL << (MAX_PHYSMEM_BITS - PAGE_SHIFT - PFN_SECTION_SHIFT))
-#define BITS_PER_LONG		64
 
 pg_data_t node_data[MAX_NUMNODES];
 unsigned int nr_node_ids = 1;
@@ -36,7 +32,7 @@ unsigned long max_pfn;
 unsigned long totalram_pages;
 unsigned long reserved_pages;
 static DEFINE_PER_CPU(int, numa_node);	/* each CPU's node (Linux's numa_node) */
-static unsigned long section_present[NR_MEM_SECTIONS / BITS_PER_LONG];
+unsigned long section_present[NR_MEM_SECTIONS / 64];
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 static const unsigned long zone_end_pfns[MAX_NR_ZONES] = {
@@ -50,7 +46,7 @@ void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn)
 {
 	for (unsigned long s = start_pfn >> PFN_SECTION_SHIFT;
 	     s <= (end_pfn - 1) >> PFN_SECTION_SHIFT && s < NR_MEM_SECTIONS; s++)
-		section_present[s / BITS_PER_LONG] |= 1UL << (s % BITS_PER_LONG);
+		section_present[s / 64] |= 1UL << (s % 64);
 	if (end_pfn > max_pfn)
 		max_pfn = end_pfn;
 }
@@ -60,20 +56,6 @@ void sparse_reset(void)
 {
 	memset(section_present, 0, sizeof(section_present));
 	max_pfn = 0;
-}
-
-/**
- * pfn_valid - does page frame @pfn have a struct page?
- *
- * True for every frame of a 16 MiB section that holds any RAM, including
- * holes and firmware areas inside it (those pages are PG_reserved).
- */
-bool pfn_valid(unsigned long pfn)
-{
-	unsigned long s = pfn >> PFN_SECTION_SHIFT;
-
-	return pfn < max_pfn && s < NR_MEM_SECTIONS &&
-	       (section_present[s / BITS_PER_LONG] >> (s % BITS_PER_LONG)) & 1;
 }
 
 /** numa_node_id - the NUMA node of the calling CPU */

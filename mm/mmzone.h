@@ -77,7 +77,7 @@ typedef struct pglist_data {
 
 extern pg_data_t node_data[MAX_NUMNODES];
 extern unsigned int nr_node_ids;	/* nodes 0..nr_node_ids-1 exist */
-extern unsigned long max_pfn;		/* one past the last frame with a struct page (16 MiB-section end) */
+
 extern unsigned long totalram_pages;	/* pages managed by the buddy allocator */
 extern unsigned long reserved_pages;	/* RAM pages kept out of it (kernel, boot data) */
 

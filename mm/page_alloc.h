@@ -182,7 +182,25 @@ static inline unsigned int get_order(unsigned long size)
 	return order;
 }
 
-bool pfn_valid(unsigned long pfn);
+/*
+ * Which frames have a struct page is recorded per 16 MiB "section"
+ * (mm/mm_init.c): a section with any RAM has struct pages for all its
+ * frames, the others have none (their part of vmemmap is not mapped).
+ */
+#define PFN_SECTION_SHIFT	12	/* 2^12 pages = 16 MiB per section */
+#define MAX_PHYSMEM_BITS	40	/* 1 TiB of physical address space */
+#define NR_MEM_SECTIONS		(1UL << (MAX_PHYSMEM_BITS - PAGE_SHIFT - PFN_SECTION_SHIFT))
+
+extern unsigned long section_present[NR_MEM_SECTIONS / 64];
+extern unsigned long max_pfn;	/* one past the last frame with a struct page */
+
+/* pfn_valid - does page frame @pfn have a struct page?  One bit test. */
+static inline bool pfn_valid(unsigned long pfn)
+{
+	unsigned long s = pfn >> PFN_SECTION_SHIFT;
+
+	return pfn < max_pfn && s < NR_MEM_SECTIONS && (section_present[s / 64] >> (s % 64)) & 1;
+}
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);

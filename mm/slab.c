@@ -94,7 +94,7 @@ static void set_freepointer(struct kmem_cache *s, void *obj, void *next)
 }
 
 /* Is @p the start of an object of @slab?  (No division: kfree() asks it every time.) */
-static bool object_in_slab(const struct kmem_cache *s, const struct page *slab, const void *p)
+static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab, const void *p)
 {
 	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
 	unsigned long idx = obj_to_index(s, slab, p);
@@ -534,7 +534,8 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 /* ---------------------------------------------------------------- the paths */
 
 /* Without the sheaves: one object from the slabs of @node (checked, for debug caches). */
-static void *alloc_from_slabs(struct kmem_cache *s, gfp_t gfp, int node, void *caller)
+static __noinline void *alloc_from_slabs(struct kmem_cache *s, gfp_t gfp, int node,
+					 void *caller)
 {
 	void *obj;
 
@@ -549,84 +550,129 @@ static void *alloc_from_slabs(struct kmem_cache *s, gfp_t gfp, int node, void *c
 	return obj;
 }
 
+/* Every allocation that is not a pop from this CPU's main sheaf. */
+static __noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp, int node,
+					void *caller)
+{
+	void *obj;
+
+	if ((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)) || node != NUMA_NO_NODE)
+		obj = alloc_from_slabs(s, gfp, node, caller);
+	else
+		obj = alloc_from_new_sheaf(s, gfp, caller);
+	if (obj && (gfp & __GFP_ZERO))
+		memset(obj, 0, s->object_size);
+	return obj;
+}
+
+static __noinline void *zero_object(struct kmem_cache *s, void *obj)
+{
+	return memset(obj, 0, s->object_size);
+}
+
 /*
  * slab_alloc_node - the allocation path every kmem_cache_alloc*() and
- * kmalloc*() takes.  The fast path is the first few lines.
+ * kmalloc*() takes.  The fast path is a pop from this CPU's main sheaf,
+ * with interrupts off for the few instructions that touch it; anything
+ * else is out of line.
  */
 static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node,
 					     void *caller)
 {
 	struct slab_sheaf *sheaf;
 	unsigned long flags;
+	unsigned int size;
 	void *obj;
 
 	if (CONFIG_DEBUG_VM)
 		gfp = might_alloc(gfp, caller);
 	if (unlikely((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)) || node != NUMA_NO_NODE))
-		goto slow;
+		return slab_alloc_slow(s, gfp, node, caller);
 	local_irq_save(flags);
 	sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
-	if (unlikely(!sheaf->size)) {
+	size = sheaf->size;
+	if (unlikely(!size)) {
 		local_irq_restore(flags);
-		obj = alloc_from_new_sheaf(s, gfp, caller);
-		goto out;
+		return slab_alloc_slow(s, gfp, node, caller);
 	}
-	obj = sheaf->objects[--sheaf->size];
+	obj = sheaf->objects[--size];
+	sheaf->size = size;
 	local_irq_restore(flags);
-out:
-	if (unlikely(gfp & __GFP_ZERO) && obj)
-		memset(obj, 0, s->object_size);
+	if (unlikely(gfp & __GFP_ZERO))
+		return zero_object(s, obj);
 	return obj;
-slow:
-	obj = alloc_from_slabs(s, gfp, node, caller);
-	goto out;
 }
 
-/* Report a free the slab cannot take; false if the free must not go ahead. */
-static bool free_ok(struct kmem_cache *s, struct page *slab, const void *obj, void *caller)
+/* A free the slab path must do: a checked cache's, or one without sheaves. */
+static __noinline void free_to_slab(struct kmem_cache *s, struct page *slab, void *obj,
+				    void *caller)
 {
-	if (likely(object_in_slab(s, slab, obj)))
-		return true;
+	struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
+	unsigned long flags;
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	if (!CONFIG_SLUB_DEBUG || !(s->flags & SLAB_DEBUG_FLAGS) ||
+	    free_debug_check(s, slab, obj, caller))
+		put_object(s, n, slab, obj);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+}
+
+static __noinline void bad_object_pointer(struct kmem_cache *s, const void *obj, void *caller)
+{
+	count_vm_event(SLAB_BAD_FREE);
 	slab_bug(s, "Invalid object pointer %px: not the start of an object (freed by %pS)",
 		 obj, caller);
-	return false;
+}
+
+static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *caller)
+{
+	count_vm_event(SLAB_BAD_FREE);
+	slab_bug(s, "Object %px freed twice in a row (by %pS)", obj, caller);
+}
+
+/* With interrupts off (@flags saved): main is full, or the bootstrap sheaf. */
+static __noinline void free_slow(struct kmem_cache *s, void *obj, unsigned long flags)
+{
+	free_to_new_sheaf(s, this_cpu_ptr(s->cpu_sheaves), obj);
+	local_irq_restore(flags);
 }
 
 /*
  * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in
- * @slab of cache @s (the callers checked that much).
+ * @slab of cache @s (the callers checked that much).  The fast path is a
+ * push onto this CPU's main sheaf, after checking that @obj is where an
+ * object starts (a multiply, no divide) and was not the last one freed
+ * here (a double free caught even without debugging).
  */
 static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
 				      void *caller)
 {
-	struct slub_percpu_sheaves *pcs;
 	struct slab_sheaf *sheaf;
 	unsigned long flags;
+	unsigned int size;
 
-	if (unlikely(!free_ok(s, slab, obj, caller)))
+	if (unlikely(!object_in_slab(s, slab, obj))) {
+		bad_object_pointer(s, obj, caller);
 		return;
+	}
 	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))) {
-		struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
-
-		spin_lock_irqsave(&n->list_lock, flags);
-		if (!CONFIG_SLUB_DEBUG || !(s->flags & SLAB_DEBUG_FLAGS) ||
-		    free_debug_check(s, slab, obj, caller))
-			put_object(s, n, slab, obj);
-		spin_unlock_irqrestore(&n->list_lock, flags);
+		free_to_slab(s, slab, obj, caller);
 		return;
 	}
 	local_irq_save(flags);
-	pcs = this_cpu_ptr(s->cpu_sheaves);
-	sheaf = pcs->main;
-	if (unlikely(sheaf->size && sheaf->objects[sheaf->size - 1] == obj)) {
+	sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
+	size = sheaf->size;
+	if (unlikely(size && sheaf->objects[size - 1] == obj)) {
 		local_irq_restore(flags);
-		slab_bug(s, "Object %px freed twice in a row (by %pS)", obj, caller);
+		freed_twice(s, obj, caller);
 		return;
 	}
-	if (unlikely(sheaf->size >= sheaf->capacity))
-		free_to_new_sheaf(s, pcs, obj);
-	else
-		sheaf->objects[sheaf->size++] = obj;
+	if (unlikely(size >= sheaf->capacity)) {
+		free_slow(s, obj, flags);
+		return;
+	}
+	sheaf->objects[size] = obj;
+	sheaf->size = size + 1;
 	local_irq_restore(flags);
 }
 
@@ -657,21 +703,17 @@ void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node)
 	return slab_alloc_node(s, flags, node, __builtin_return_address(0));
 }
 
-/* The slab that @obj is in, for a free; NULL (reported) if it is not slab memory of @s. */
-static struct page *cache_from_obj(struct kmem_cache *s, const void *obj, void *caller)
+/* kmem_cache_free() of what is not an object of @s: reported. */
+static __noinline void wrong_cache(struct kmem_cache *s, const void *obj, void *caller)
 {
-	struct page *slab = kmalloc_obj_slab(obj, caller);
+	struct page *slab = kmalloc_obj_slab(obj, caller);	/* reports non-slab memory */
 
 	if (!slab)
-		return NULL;
-	if (unlikely(!PageSlab(slab) || slab->slab_cache != s)) {
-		pr_err("BUG %s: kmem_cache_free: Wrong slab cache. %s but object %px is from %s "
-		       "(freed by %pS)\n", s->name, s->name, obj,
-		       PageSlab(slab) ? slab->slab_cache->name : "kmalloc large pages", caller);
-		count_vm_event(SLAB_BAD_FREE);
-		return NULL;
-	}
-	return slab;
+		return;
+	pr_err("BUG %s: kmem_cache_free: Wrong slab cache. %s but object %px is from %s "
+	       "(freed by %pS)\n", s->name, s->name, obj,
+	       PageSlab(slab) ? slab->slab_cache->name : "kmalloc large pages", caller);
+	count_vm_event(SLAB_BAD_FREE);
 }
 
 /**
@@ -690,9 +732,11 @@ void kmem_cache_free(struct kmem_cache *s, void *objp)
 
 	if (unlikely(!objp))
 		return;
-	slab = cache_from_obj(s, objp, caller);
-	if (slab)
+	slab = virt_to_slab_checked(objp);
+	if (likely(slab && PageSlab(slab) && slab->slab_cache == s))
 		slab_free(s, slab, objp, caller);
+	else
+		wrong_cache(s, objp, caller);
 }
 
 /** kmem_cache_size - the size of @s's objects, as the user asked */
@@ -701,14 +745,30 @@ unsigned int kmem_cache_size(struct kmem_cache *s)
 	return s->object_size;
 }
 
-/* kfree() of slab memory (mm/slab_common.c has the rest of kfree). */
-void __kfree_slab(struct page *slab, void *obj, void *caller)
+/**
+ * kfree - free what kmalloc() returned
+ * @objp: the pointer; NULL and ZERO_SIZE_PTR are ignored
+ *
+ * The cache is found from the pointer alone.  A pointer kmalloc() did not
+ * hand out, or not at an object's start, is reported and ignored.
+ * Context: any.
+ */
+void kfree(const void *objp)
 {
-	slab_free(slab->slab_cache, slab, obj, caller);
+	void *caller = __builtin_return_address(0);
+	struct page *page;
+
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+		return;
+	page = virt_to_slab_checked(objp);
+	if (likely(page && PageSlab(page)))
+		slab_free(page->slab_cache, page, (void *)objp, caller);
+	else
+		kfree_not_slab(objp, page, caller);	/* large kmalloc, or a bad pointer */
 }
 
-/* kmalloc() from the cache of its size class. */
-void *__kmalloc_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller)
+/* kmalloc() of a size known at run time, from the cache of its size class. */
+void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller)
 {
 	return slab_alloc_node(s, flags, node, caller);
 }

@@ -50,8 +50,76 @@ static inline void *kmem_cache_zalloc(struct kmem_cache *s, gfp_t flags)
 	return kmem_cache_alloc(s, flags | __GFP_ZERO);
 }
 
-void *kmalloc(size_t size, gfp_t flags);
-void *kmalloc_node(size_t size, gfp_t flags, int node);
+/* kmalloc_caches[i]: the size class of 2^i bytes; [1] is 96 bytes, [2] 192 */
+extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
+
+void *__kmalloc(size_t size, gfp_t flags);
+void *__kmalloc_node(size_t size, gfp_t flags, int node);
+
+/*
+ * The size class of @size bytes (1..KMALLOC_MAX_CACHE_SIZE), written so
+ * that the compiler works it out when @size is a constant.
+ */
+static __always_inline unsigned int kmalloc_index(size_t size)
+{
+	if (size <= 8)
+		return 3;
+	if (size <= 16)
+		return 4;
+	if (size <= 32)
+		return 5;
+	if (size <= 64)
+		return 6;
+	if (size <= 96)
+		return 1;
+	if (size <= 128)
+		return 7;
+	if (size <= 192)
+		return 2;
+	for (unsigned int i = 8; i < KMALLOC_SHIFT_HIGH; i++) {
+		if (size <= (1UL << i))
+			return i;
+	}
+	return KMALLOC_SHIFT_HIGH;
+}
+
+/* Can kmalloc(@size, @flags) pick its cache when it is compiled? */
+#define kmalloc_is_constant(size, flags)				\
+	(__builtin_constant_p(size) && (size) && (size) <= KMALLOC_MAX_CACHE_SIZE && \
+	 __builtin_constant_p(flags) && !((flags) & (__GFP_DMA | __GFP_DMA32)))
+
+/**
+ * kmalloc - allocate @size bytes
+ * @size: any; 0 returns ZERO_SIZE_PTR
+ * @flags: GFP_KERNEL, GFP_ATOMIC...; __GFP_ZERO zeroes; GFP_DMA gives
+ *	   ZONE_DMA memory (whole pages here, as there are no DMA caches)
+ *
+ * At least 8-byte aligned; a power-of-two size up to PAGE_SIZE is aligned
+ * to its size.  With a constant size the cache is chosen at compile time
+ * (as in Linux), and the call goes straight to kmem_cache_alloc().
+ * Context: as @flags allows.
+ * Return: the memory, or NULL.
+ */
+static __always_inline void *kmalloc(size_t size, gfp_t flags)
+{
+	if (kmalloc_is_constant(size, flags))
+		return kmem_cache_alloc(kmalloc_caches[kmalloc_index(size)], flags);
+	return __kmalloc(size, flags);
+}
+
+/**
+ * kmalloc_node - kmalloc() on node @node (NUMA_NO_NODE: any)
+ *
+ * With __GFP_THISNODE only @node will do; without, another node's memory
+ * if @node has none.  Return: the memory, or NULL.
+ */
+static __always_inline void *kmalloc_node(size_t size, gfp_t flags, int node)
+{
+	if (kmalloc_is_constant(size, flags))
+		return kmem_cache_alloc_node(kmalloc_caches[kmalloc_index(size)], flags, node);
+	return __kmalloc_node(size, flags, node);
+}
+
 void *krealloc(const void *p, size_t new_size, gfp_t flags);
 void kfree(const void *objp);
 void kfree_sensitive(const void *objp);

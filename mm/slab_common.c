@@ -23,8 +23,7 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-/* kmalloc_caches[i]: objects of 2^i bytes; [1] and [2] are the 96- and 192-byte classes */
-static struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
+struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
 static const struct {
 	const char *name;
@@ -39,14 +38,20 @@ static const struct {
 	[13] = { "kmalloc-8k", 8192 },
 };
 
-/* The class of sizes 1..192, by (size - 1) / 8 */
+/*
+ * The size class when the size is only known at run time: a table up to
+ * 192 bytes, the next power of two above.  It must agree with
+ * kmalloc_index() (mm/slab.h), which the compiler folds for constant
+ * sizes; the slab suite checks every size.
+ */
 static const u8 size_index[24] = {
 	3, 4, 5, 5, 6, 6, 6, 6,		/* 8, 16, 24-32, 33-64 */
 	1, 1, 1, 1, 7, 7, 7, 7,		/* 65-96, 97-128 */
 	2, 2, 2, 2, 2, 2, 2, 2,		/* 129-192 */
 };
 
-static unsigned int kmalloc_index(size_t size)
+/** kmalloc_index_runtime - the size class of @size (1..KMALLOC_MAX_CACHE_SIZE) */
+unsigned int kmalloc_index_runtime(size_t size)
 {
 	if (size <= 192)
 		return size_index[(size - 1) / 8];
@@ -92,42 +97,28 @@ static void *kmalloc_large(size_t size, gfp_t flags, int node, void *caller)
 	return page_address(page);
 }
 
-static void *__kmalloc_node(size_t size, gfp_t flags, int node, void *caller)
+static void *kmalloc_caller(size_t size, gfp_t flags, int node, void *caller)
 {
 	if (unlikely(!size))
 		return ZERO_SIZE_PTR;
 	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE || (flags & (__GFP_DMA | __GFP_DMA32))))
 		return kmalloc_large(size, flags, node, caller);
-	return __kmalloc_cache(kmalloc_caches[kmalloc_index(size)], flags, node, caller);
+	return kmalloc_from_cache(kmalloc_caches[kmalloc_index_runtime(size)], flags, node,
+				  caller);
 }
 
-/**
- * kmalloc - allocate @size bytes
- * @size: any; 0 returns ZERO_SIZE_PTR
- * @flags: GFP_KERNEL, GFP_ATOMIC...; __GFP_ZERO zeroes; GFP_DMA gives
- *	   ZONE_DMA memory (whole pages here, as there are no DMA caches)
- *
- * At least 8-byte aligned; a power-of-two size up to PAGE_SIZE is aligned
- * to its size.
- * Context: as @flags allows.
- * Return: the memory, or NULL.
- */
-void *kmalloc(size_t size, gfp_t flags)
+/** __kmalloc - kmalloc() of a size only known at run time (see mm/slab.h) */
+void *__kmalloc(size_t size, gfp_t flags)
 {
-	return __kmalloc_node(size, flags, NUMA_NO_NODE, __builtin_return_address(0));
+	return kmalloc_caller(size, flags, NUMA_NO_NODE, __builtin_return_address(0));
 }
 
-/**
- * kmalloc_node - kmalloc() on node @node (NUMA_NO_NODE: any)
- *
- * With __GFP_THISNODE only @node will do; without, another node's memory
- * if @node has none.  Return: the memory, or NULL.
- */
-void *kmalloc_node(size_t size, gfp_t flags, int node)
+/** __kmalloc_node - kmalloc_node() of a size only known at run time */
+void *__kmalloc_node(size_t size, gfp_t flags, int node)
 {
 	if (node >= (int)nr_node_ids)
 		node = NUMA_NO_NODE;
-	return __kmalloc_node(size, flags, node, __builtin_return_address(0));
+	return kmalloc_caller(size, flags, node, __builtin_return_address(0));
 }
 
 static void bad_kfree(const void *obj, void *caller, const char *why)
@@ -141,59 +132,37 @@ static void bad_kfree(const void *obj, void *caller, const char *why)
  * @obj: a pointer a caller wants to free or measure
  * @caller: for the report
  *
- * Checks that @obj is in the direct map of RAM, and in slab or large
- * kmalloc memory.  Return: the page, or NULL after a report.
+ * Return: the page, or NULL after a report if @obj is not in slab or
+ * large kmalloc memory.
  */
 struct page *kmalloc_obj_slab(const void *obj, void *caller)
 {
-	unsigned long addr = (unsigned long)obj;
-	struct page *head;
+	struct page *page = virt_to_slab_checked(obj);
 
-	if (unlikely(addr - PAGE_OFFSET >= (max_pfn << PAGE_SHIFT) ||
-		     !pfn_valid(__pa(obj) >> PAGE_SHIFT))) {
-		bad_kfree(obj, caller, "not an address in the direct map (not from kmalloc)");
-		return NULL;
-	}
-	head = virt_to_head_page(obj);
-	if (likely(head->flags & (1UL << PG_slab | 1UL << PG_large_kmalloc)))
-		return head;
-	bad_kfree(obj, caller, PageBuddy(head) || page_test(head, PG_pcp) ?
-		  "the memory is free (freed twice?)" : "not memory kmalloc() handed out");
+	if (likely(page && (page->flags & (1UL << PG_slab | 1UL << PG_large_kmalloc))))
+		return page;
+	kfree_not_slab(obj, page, caller);
 	return NULL;
 }
 
-static void free_large_kmalloc(struct page *page, const void *obj, void *caller)
-{
-	if (unlikely(obj != page_address(page))) {
-		bad_kfree(obj, caller, "inside a large kmalloc block, not at its start");
-		return;
-	}
-	page_clear(page, PG_large_kmalloc);
-	__free_pages(page, (unsigned int)page->private);
-}
-
 /**
- * kfree - free what kmalloc() returned
- * @objp: the pointer; NULL and ZERO_SIZE_PTR are ignored
- *
- * The cache is found from the pointer.  A pointer kmalloc() did not hand
- * out, or not at an object's start, is reported and ignored.
- * Context: any.
+ * kfree_not_slab - kfree() of what is not a slab object: a large kmalloc,
+ * or a pointer kmalloc() never handed out (reported)
+ * @page: the first page of the block @obj is in, or NULL if it is not RAM
  */
-void kfree(const void *objp)
+void kfree_not_slab(const void *obj, struct page *page, void *caller)
 {
-	void *caller = __builtin_return_address(0);
-	struct page *page;
-
-	if (unlikely(ZERO_OR_NULL_PTR(objp)))
-		return;
-	page = kmalloc_obj_slab(objp, caller);
-	if (unlikely(!page))
-		return;
-	if (likely(PageSlab(page)))
-		__kfree_slab(page, (void *)objp, caller);
-	else
-		free_large_kmalloc(page, objp, caller);
+	if (!page) {
+		bad_kfree(obj, caller, "not an address in the direct map (not from kmalloc)");
+	} else if (!page_test(page, PG_large_kmalloc)) {
+		bad_kfree(obj, caller, PageBuddy(page) || page_test(page, PG_pcp) ?
+			  "the memory is free (freed twice?)" : "not memory kmalloc() handed out");
+	} else if (obj != page_address(page)) {
+		bad_kfree(obj, caller, "inside a large kmalloc block, not at its start");
+	} else {
+		page_clear(page, PG_large_kmalloc);
+		__free_pages(page, (unsigned int)page->private);
+	}
 }
 
 /** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
@@ -248,13 +217,13 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 		return ZERO_SIZE_PTR;
 	}
 	if (ZERO_OR_NULL_PTR(p))
-		return __kmalloc_node(new_size, flags, NUMA_NO_NODE, caller);
+		return kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
 	ks = ksize(p);
 	if (!ks)
 		return NULL;		/* not kmalloc memory: reported */
 	if (new_size <= ks)
 		return (void *)p;
-	ret = __kmalloc_node(new_size, flags, NUMA_NO_NODE, caller);
+	ret = kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
 	if (ret) {
 		memcpy(ret, p, ks);
 		kfree(p);
@@ -265,7 +234,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 /** kmemdup - a kmalloc()ed copy of @len bytes at @src; Return: it, or NULL */
 void *kmemdup(const void *src, size_t len, gfp_t gfp)
 {
-	void *p = __kmalloc_node(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
+	void *p = kmalloc_caller(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
 
 	if (p && len)
 		memcpy(p, src, len);
@@ -281,7 +250,7 @@ char *kstrdup(const char *s, gfp_t gfp)
 	if (!s)
 		return NULL;
 	len = strlen(s) + 1;
-	p = __kmalloc_node(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
+	p = kmalloc_caller(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
 	if (p)
 		memcpy(p, s, len);
 	return p;

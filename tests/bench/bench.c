@@ -57,16 +57,32 @@ static void sort_rows(struct result *rows, int n)
 	}
 }
 
+static u64 paused_at, excluded;	/* of the sample being measured */
+
+/** bench_pause - stop counting (a row's set-up) until bench_resume() */
+void bench_pause(void)
+{
+	paused_at = rdtsc_ordered();
+}
+
+/** bench_resume - count again */
+void bench_resume(void)
+{
+	excluded += rdtsc_ordered() - paused_at;
+}
+
 static u64 measure(const struct benchmark *b)
 {
 	u64 samples[BENCH_SAMPLES];
 
 	b->run(b->iters);	/* warm caches and TLBs; not counted */
 	for (int i = 0; i < BENCH_SAMPLES; i++) {
-		u64 t0 = rdtsc_ordered();
+		u64 t0;
 
+		excluded = 0;
+		t0 = rdtsc_ordered();
 		b->run(b->iters);
-		samples[i] = (rdtsc_ordered() - t0) * 10 / b->iters;
+		samples[i] = (rdtsc_ordered() - t0 - excluded) * 10 / b->iters;
 	}
 	sort_u64(samples, BENCH_SAMPLES);
 	return samples[BENCH_SAMPLES / 2];

@@ -47,4 +47,8 @@ struct benchmark {
 
 void bench_run_all(const char *glob);
 
+/* Set-up inside a row that must not be counted: between bench_pause() and bench_resume(). */
+void bench_pause(void);
+void bench_resume(void);
+
 #endif

@@ -77,6 +77,25 @@ static void every_size_class_is_aligned_and_usable(struct kunit *test)
 	}
 }
 
+/* The compiler's size class (kmalloc_index(), folded for constants) and the run-time one agree. */
+static void size_classes_agree(struct kunit *test)
+{
+	for (size_t size = 1; size <= KMALLOC_MAX_CACHE_SIZE; size++)
+		KUNIT_ASSERT_EQ_MSG(test, kmalloc_index(size), kmalloc_index_runtime(size),
+				    "size %zu", size);
+	for (int i = 0; i < 64; i++) {
+		volatile size_t n = 64;		/* not a constant: the run-time path */
+		void *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(n, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		KUNIT_EXPECT_PTR_EQ(test, virt_to_head_page(a)->slab_cache,
+				    virt_to_head_page(b)->slab_cache);
+		kfree(a);
+		kfree(b);
+	}
+}
+
 static void zero_size_and_null(struct kunit *test)
 {
 	KUNIT_EXPECT_PTR_EQ(test, kmalloc(0, GFP_KERNEL), ZERO_SIZE_PTR);
@@ -305,6 +324,7 @@ static void many_objects_then_everything_back(struct kunit *test)
 
 static struct kunit_case slab_cases[] = {
 	KUNIT_CASE(every_size_class_is_aligned_and_usable),
+	KUNIT_CASE(size_classes_agree),
 	KUNIT_CASE(zero_size_and_null),
 	KUNIT_CASE(kzalloc_zeroes),
 	KUNIT_CASE(large_kmalloc_is_whole_pages),
