@@ -45,10 +45,52 @@ static inline gfp_t might_alloc(gfp_t gfp, void *caller)
 	return gfp;
 }
 
-bool free_pages_check(struct page *page, unsigned int order, void *caller);
+bool free_pages_check_bad(struct page *page, unsigned int order, void *caller, bool lost_race);
 bool free_pages_addr_check(unsigned long addr, unsigned int order, void *caller);
-void poison_block(struct page *page, unsigned int order);
-void check_poison_block(struct page *page, unsigned int order);
+void __poison_block(struct page *page, unsigned int order);
+void __check_poison_block(struct page *page, unsigned int order);
+
+extern bool poisoning;
+extern unsigned long nr_poisoned;
+
+/* Fill a block being freed with PAGE_POISON, if poisoning is on. */
+static __always_inline void poison_block(struct page *page, unsigned int order)
+{
+	if (unlikely(poisoning))
+		__poison_block(page, order);
+}
+
+/* Check the poison of a block being handed out, if any page carries some. */
+static __always_inline void check_poison_block(struct page *page, unsigned int order)
+{
+	if (unlikely(READ_ONCE(nr_poisoned)))
+		__check_poison_block(page, order);
+}
+
+/*
+ * free_pages_check - may this block be freed?  If so, it is no longer allocated.
+ *
+ * The common case, cheaply and inline: the head of an allocated block,
+ * freed with its order.  Clearing PG_allocated is the gate every free
+ * passes, atomically: of two CPUs freeing the same block at once exactly
+ * one clears it, and the other is reported as a double free.  Anything
+ * else goes to free_pages_check_bad() (mm/page_debug.c) for the report.
+ * Return: true if the free may go ahead (the caller owns it now).
+ */
+static __always_inline bool free_pages_check(struct page *page, unsigned int order, void *caller)
+{
+	const unsigned long busy = 1UL << PG_allocated | 1UL << PG_reserved | 1UL << PG_slab |
+				   1UL << PG_large_kmalloc;
+
+	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(page_to_pfn(page)) &&
+		   (page->flags & busy) == 1UL << PG_allocated && page->private == order)) {
+		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
+					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))
+			return true;
+		return free_pages_check_bad(page, order, caller, true);
+	}
+	return free_pages_check_bad(page, order, caller, false);
+}
 void warn_alloc(gfp_t gfp, unsigned int order);
 int format_gfp(char *buf, size_t size, gfp_t gfp);
 void show_free_areas(void);

@@ -31,7 +31,7 @@ unsigned int nr_node_ids = 1;
 unsigned long max_pfn;
 unsigned long totalram_pages;
 unsigned long reserved_pages;
-static DEFINE_PER_CPU(int, numa_node);	/* each CPU's node (Linux's numa_node) */
+DEFINE_PER_CPU(int, numa_node);	/* each CPU's node (Linux's numa_node) */
 unsigned long section_present[NR_MEM_SECTIONS / 64];
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
@@ -56,12 +56,6 @@ void sparse_reset(void)
 {
 	memset(section_present, 0, sizeof(section_present));
 	max_pfn = 0;
-}
-
-/** numa_node_id - the NUMA node of the calling CPU */
-int numa_node_id(void)
-{
-	return this_cpu_read(numa_node);
 }
 
 /** set_cpu_numa_node - record that @cpu belongs to node @nid (from the ACPI SRAT) */

@@ -125,7 +125,13 @@ static inline struct zone *page_zone(const struct page *page)
 unsigned long zone_free_pages(const struct zone *zone);
 bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 		       int highest_zoneidx, unsigned int alloc_flags);
-int numa_node_id(void);
+DECLARE_PER_CPU(int, numa_node);
+
+/* numa_node_id - the NUMA node of the calling CPU (one %gs load) */
+static inline int numa_node_id(void)
+{
+	return this_cpu_read(numa_node);
+}
 void set_cpu_numa_node(unsigned int cpu, int nid);
 void mm_init(void);
 void drain_local_pages(void *unused);

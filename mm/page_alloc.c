@@ -195,7 +195,7 @@ out:
 	return page;
 }
 
-static void free_unref_page(struct page *page, struct zone *zone)
+static __always_inline void free_unref_page(struct page *page, struct zone *zone)
 {
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
@@ -569,7 +569,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 }
 
 /* alloc_pages_node(), naming @caller (not one of our wrappers) in the order warning. */
-static struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order, void *caller)
+static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order, void *caller)
 {
 	struct page *page;
 
@@ -644,7 +644,7 @@ unsigned long get_zeroed_page(gfp_t gfp)
 /* ---------------------------------------------------------------- freeing */
 
 /* Free a block whose checks have passed (and cleared PG_allocated). */
-static void free_block(struct page *page, unsigned int order)
+static __always_inline void free_block(struct page *page, unsigned int order)
 {
 	struct zone *zone = page_zone(page);
 	unsigned long flags;
@@ -665,7 +665,8 @@ static void free_block(struct page *page, unsigned int order)
 }
 
 /* __free_pages() and free_pages() with the caller to name in a report. */
-static void free_pages_caller(struct page *page, unsigned int order, void *caller)
+static __always_inline void free_pages_caller(struct page *page, unsigned int order,
+					      void *caller)
 {
 	if (!free_pages_check(page, order, caller))
 		return;		/* reported; nothing was touched */

@@ -19,8 +19,8 @@
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
-static bool poisoning;
-static unsigned long nr_poisoned;	/* pages carrying PG_poisoned: none means nothing to check */
+bool poisoning;
+unsigned long nr_poisoned;	/* pages carrying PG_poisoned: none means nothing to check */
 
 /** set_page_poisoning - turn poisoning of freed pages on or off */
 void set_page_poisoning(bool on)
@@ -76,39 +76,24 @@ static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 }
 
 /**
- * free_pages_check - may this block be freed?  If so, it is no longer allocated.
+ * free_pages_check_bad - report why a block may not be freed
  * @page: what the caller passed
  * @order: the order it claims
  * @caller: who is freeing, for the report
+ * @lost_race: it passed the cheap checks, but another CPU cleared PG_allocated first
  *
- * Return: true if the free may go ahead (PG_allocated is now clear: the
- * caller owns the free); false after reporting why not.
+ * free_pages_check() (mm/internal.h) calls this when its fast test fails.
+ * Return: false, after the report.
  */
-bool free_pages_check(struct page *page, unsigned int order, void *caller)
+bool free_pages_check_bad(struct page *page, unsigned int order, void *caller, bool lost_race)
 {
 	unsigned long pfn = page_to_pfn(page);
 	unsigned int real_order;
 	char why[96];
 
-	/*
-	 * The common case, cheaply: the head of an allocated block, freed with
-	 * its order.  Clearing PG_allocated is the gate every free passes,
-	 * atomically: of two CPUs freeing the same block at once exactly one
-	 * clears it, and the other is reported as a double free.
-	 */
-	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(pfn) &&
-		   (page->flags & (1UL << PG_allocated | 1UL << PG_reserved | 1UL << PG_slab |
-				   1UL << PG_large_kmalloc)) == 1UL << PG_allocated &&
-		   page->private == order)) {
-		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
-					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))
-			return true;
+	if (lost_race) {
 		bad_free(pfn, order, caller, "double free (freed twice at the same time)");
-		return false;
-	}
-
-	/* Something is wrong: work out what, for the report. */
-	if (order > MAX_PAGE_ORDER) {
+	} else if (order > MAX_PAGE_ORDER) {
 		bad_free(pfn, order, caller, "order larger than MAX_PAGE_ORDER");
 	} else if (page < vmemmap || ((unsigned long)page - (unsigned long)vmemmap) % sizeof(*page) ||
 		   !pfn_valid(pfn)) {
@@ -166,11 +151,9 @@ bool free_pages_addr_check(unsigned long addr, unsigned int order, void *caller)
 	return true;
 }
 
-/** poison_block - fill a block being freed with PAGE_POISON, if poisoning is on */
-void poison_block(struct page *page, unsigned int order)
+/** __poison_block - fill a block being freed with PAGE_POISON (poisoning is on) */
+void __poison_block(struct page *page, unsigned int order)
 {
-	if (!poisoning)
-		return;
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		memset(page_address(page + i), PAGE_POISON, PAGE_SIZE);
 		page_set(page + i, PG_poisoned);
@@ -178,11 +161,9 @@ void poison_block(struct page *page, unsigned int order)
 	}
 }
 
-/** check_poison_block - report a block whose poison was overwritten while free */
-void check_poison_block(struct page *page, unsigned int order)
+/** __check_poison_block - report a block whose poison was overwritten while free */
+void __check_poison_block(struct page *page, unsigned int order)
 {
-	if (!READ_ONCE(nr_poisoned))
-		return;
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		const u8 *p = page_address(page + i);
 
