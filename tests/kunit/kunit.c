@@ -163,6 +163,54 @@ void kunit_skip(struct kunit *test, const char *fmt, ...)
 	longjmp(*test->abort_env, 1);
 }
 
+/**
+ * kunit_kmalloc_array - @n * @size bytes that are freed when the case ends
+ *
+ * Return: the memory, or NULL (also if @n * @size overflows).
+ */
+void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp)
+{
+	struct kunit_resource *res = kmalloc(sizeof(*res), gfp & ~__GFP_ZERO);
+
+	if (!res)
+		return NULL;
+	res->ptr = kmalloc_array(n, size, gfp);
+	if (!res->ptr) {
+		kfree(res);
+		return NULL;
+	}
+	res->next = test->resources;
+	test->resources = res;
+	return res->ptr;
+}
+
+/** kunit_kfree - free what kunit_kmalloc() gave before the case ends */
+void kunit_kfree(struct kunit *test, const void *ptr)
+{
+	for (struct kunit_resource **p = &test->resources; *p; p = &(*p)->next) {
+		struct kunit_resource *res = *p;
+
+		if (res->ptr == ptr) {
+			*p = res->next;
+			kfree(res->ptr);
+			kfree(res);
+			return;
+		}
+	}
+	KUNIT_FAIL(test, "kunit_kfree(%p): not from kunit_kmalloc()", ptr);
+}
+
+static void free_resources(struct kunit *test)
+{
+	while (test->resources) {
+		struct kunit_resource *res = test->resources;
+
+		test->resources = res->next;
+		kfree(res->ptr);
+		kfree(res);
+	}
+}
+
 /* An oops inside a case: fail it and resume the runner. */
 static void catch_oops(void)
 {
@@ -191,6 +239,7 @@ static void run_one(struct kunit_suite *suite, struct kunit_case *c, struct kuni
 	/* exit() runs even after an abort; an abort inside exit() ends it. */
 	if (suite->exit && !setjmp(env))
 		suite->exit(test);
+	free_resources(test);
 	set_oops_catcher(NULL);
 	current_test = NULL;
 	if (flags & X86_EFLAGS_IF)

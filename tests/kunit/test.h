@@ -32,6 +32,7 @@
 #include "lib/err.h"
 #include "lib/string.h"
 #include "arch/x86_64/setjmp.h"
+#include "mm/slab.h"
 
 #define KUNIT_PARAM_DESC_SIZE	128
 #define KUNIT_STATUS_COMMENT_SIZE 256
@@ -67,6 +68,7 @@ struct kunit {
 	enum kunit_status status;
 	char status_comment[KUNIT_STATUS_COMMENT_SIZE];
 	jmp_buf *abort_env;		/* where ASSERT and skip jump to */
+	struct kunit_resource *resources;	/* kunit_kmalloc()ed, freed after the case */
 };
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
@@ -113,6 +115,34 @@ void kunit_printk(const char *level, const struct kunit *test, const char *fmt, 
 
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 __noreturn void kunit_skip(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * Memory that lives until the end of the case, freed after exit() even if
+ * the case failed or oopsed (Linux's kunit_kmalloc() and friends).  Free
+ * it early with kunit_kfree(), never with kfree().
+ */
+struct kunit_resource {
+	struct kunit_resource *next;
+	void *ptr;
+};
+
+void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp);
+void kunit_kfree(struct kunit *test, const void *ptr);
+
+static inline void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp)
+{
+	return kunit_kmalloc_array(test, 1, size, gfp);
+}
+
+static inline void *kunit_kzalloc(struct kunit *test, size_t size, gfp_t gfp)
+{
+	return kunit_kmalloc(test, size, gfp | __GFP_ZERO);
+}
+
+static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size, gfp_t gfp)
+{
+	return kunit_kmalloc_array(test, n, size, gfp | __GFP_ZERO);
+}
 
 /* The runner, for kmain: run the suites matching @glob ("suite*" or "suite.case"). */
 int kunit_run_all_tests(const char *glob);

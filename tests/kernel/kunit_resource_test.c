@@ -1,0 +1,50 @@
+/*
+ * tests/kernel/kunit_resource_test.c - kunit_kmalloc() memory is the case's:
+ * usable during it, freed with kunit_kfree() or, at the latest, after the
+ * case's exit(), whether the case passed or not.
+ *
+ * The first case leaves a large allocation (whole pages) behind on
+ * purpose; the second checks that its pages went back.
+ */
+#include "kunit/test.h"
+#include "mm/internal.h"
+
+static struct page *left_behind;
+
+static void memory_is_usable_and_zeroed(struct kunit *test)
+{
+	u8 *z = kunit_kzalloc(test, 300, GFP_KERNEL);
+	u32 *a = kunit_kcalloc(test, 50, sizeof(*a), GFP_KERNEL);
+	void *big = kunit_kmalloc(test, 100000, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, z);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	for (int i = 0; i < 300; i++)
+		KUNIT_EXPECT_EQ(test, z[i], 0);
+	for (int i = 0; i < 50; i++)
+		KUNIT_EXPECT_EQ(test, a[i], 0);
+	KUNIT_EXPECT_NULL(test, kunit_kmalloc_array(test, SIZE_MAX / 2, 4, GFP_KERNEL));
+	kunit_kfree(test, z);
+	left_behind = virt_to_head_page(big);
+	KUNIT_EXPECT_TRUE(test, page_test(left_behind, PG_large_kmalloc));
+}
+
+static void the_previous_case_gave_it_back(struct kunit *test)
+{
+	KUNIT_ASSERT_NOT_NULL(test, left_behind);
+	KUNIT_EXPECT_FALSE(test, page_test(left_behind, PG_large_kmalloc));
+	KUNIT_EXPECT_FALSE(test, page_test(left_behind, PG_allocated));
+}
+
+static struct kunit_case kunit_resource_cases[] = {
+	KUNIT_CASE(memory_is_usable_and_zeroed),
+	KUNIT_CASE(the_previous_case_gave_it_back),
+	{}
+};
+
+static struct kunit_suite kunit_resource_suite = {
+	.name = "kunit_resource",
+	.test_cases = kunit_resource_cases,
+};
+kunit_test_suite(kunit_resource_suite);
