@@ -19,6 +19,7 @@
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
 #include "mm/internal.h"
+#include "mm/vmalloc.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/gdt.h"
@@ -165,6 +166,7 @@ void kmain(u32 magic, u32 info)
 			"when reused\n");
 	slab_debug_setup();
 	kmem_cache_init();
+	vmalloc_init();
 	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();

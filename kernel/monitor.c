@@ -225,6 +225,68 @@ int monitor_opt_ulong(struct monitor_args *args, const char *name,
 	return word ? parse_ulong(args, name, word, min, max, val) : 0;
 }
 
+/*
+ * A size: decimal, with an optional K, M or G suffix (binary units, as
+ * Linux's memparse()).  Returns 0, -EINVAL or -ERANGE like kstrtoul().
+ */
+static int parse_size(const char *word, unsigned long *val)
+{
+	char digits[24];
+	size_t len = strlen(word);
+	unsigned int shift = 0;
+	unsigned long v;
+	int err;
+
+	if (len && strchr("kKmMgG", word[len - 1])) {
+		shift = word[len - 1] == 'k' || word[len - 1] == 'K' ? 10 :
+			word[len - 1] == 'm' || word[len - 1] == 'M' ? 20 : 30;
+		len--;
+	}
+	if (len == 0 || len >= sizeof(digits))
+		return len ? -ERANGE : -EINVAL;
+	memcpy(digits, word, len);
+	digits[len] = '\0';
+	err = kstrtoul(digits, 10, &v);
+	if (err)
+		return err;
+	if (v > (~0UL >> shift))
+		return -ERANGE;
+	*val = v << shift;
+	return 0;
+}
+
+/**
+ * monitor_arg_size - take the next word as a size in bytes, in [@min, @max]
+ * @args: the cursor
+ * @name: the argument's name in the usage, e.g. "SIZE"
+ * @min: smallest size accepted
+ * @max: largest size accepted
+ * @val: set to the size on success, untouched otherwise
+ *
+ * The word is decimal with an optional K, M or G suffix: "4096", "64K", "1M".
+ * Context: a monitor command.
+ * Return: 0, or -EINVAL after printing why (missing, not a size, out of range).
+ */
+int monitor_arg_size(struct monitor_args *args, const char *name,
+		     unsigned long min, unsigned long max, unsigned long *val)
+{
+	const char *word = take(args, name);
+	unsigned long v;
+	int err;
+
+	if (!word)
+		return -EINVAL;
+	err = parse_size(word, &v);
+	if (!err && v >= min && v <= max) {
+		*val = v;
+		return 0;
+	}
+	printk("%s: %s must be %lu..%lu bytes; K, M and G may follow (got '%s'%s)\n",
+	       args->argv[0], name, min, max, word,
+	       err == -ERANGE ? ": too large" : err ? ": not a size" : "");
+	return -EINVAL;
+}
+
 /**
  * monitor_arg_addr - take the next word as a hex address ("0x" optional)
  * @args: the cursor

@@ -80,6 +80,8 @@ int monitor_arg_ulong(struct monitor_args *args, const char *name,
 		      unsigned long min, unsigned long max, unsigned long *val);
 int monitor_opt_ulong(struct monitor_args *args, const char *name,
 		      unsigned long min, unsigned long max, unsigned long *val);
+int monitor_arg_size(struct monitor_args *args, const char *name,
+		     unsigned long min, unsigned long max, unsigned long *val);
 int monitor_arg_addr(struct monitor_args *args, const char *name, unsigned long *addr);
 int monitor_opt_keyword(struct monitor_args *args, const char *name,
 			const char *const *words, int *index);

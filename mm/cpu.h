@@ -29,6 +29,7 @@
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/timer.h"
+#include "arch/x86_64/traps.h"
 
 /* struct page of every frame, at a fixed virtual address (see pgtable.c) */
 #define vmemmap		((struct page *)VMEMMAP_START)

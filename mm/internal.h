@@ -246,6 +246,12 @@ void print_tracks(struct kmem_cache *s, void *obj);
 int validate_slab_cache(struct kmem_cache *s);
 void report_leaks(struct kmem_cache *s);
 
+/* mm/vmalloc.c, for its monitor commands */
+struct vmap_area;
+void vmalloc_for_each_area(void (*fn)(const struct vmap_area *va, bool lazy, void *arg),
+			   void *arg);
+unsigned long vmalloc_lazy_pages(unsigned long *max);
+
 /* mm/mm_init.c */
 void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn);
 void sparse_reset(void);

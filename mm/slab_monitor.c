@@ -81,7 +81,7 @@ static int cmd_kmalloc(int argc, char **argv)
 	void *p;
 	int slot;
 
-	if (monitor_arg_ulong(&args, "SIZE", 1, KMALLOC_MAX_SIZE, &size))
+	if (monitor_arg_size(&args, "SIZE", 1, KMALLOC_MAX_SIZE, &size))
 		return -EINVAL;
 	if (monitor_take_word(&args, "node") &&
 	    monitor_arg_ulong(&args, "N", 0, nr_node_ids - 1, &node))
@@ -106,7 +106,7 @@ static int cmd_kmalloc(int argc, char **argv)
 	       page_to_nid(page));
 	return 0;
 }
-MONITOR_COMMAND(kmalloc, "SIZE [node N]", "allocate SIZE (1..4194304) bytes and hold them",
+MONITOR_COMMAND(kmalloc, "SIZE [node N]", "allocate SIZE bytes (up to 4M; 64, 4K...) and hold them",
 		cmd_kmalloc);
 
 static int cmd_kfree(int argc, char **argv)
@@ -119,7 +119,7 @@ static int cmd_kfree(int argc, char **argv)
 		return -EINVAL;
 	p = (void *)addr;
 	for (int i = 0; i < MAX_KHELD; i++) {
-		if (kheld[i] == p) {
+		if (p && kheld[i] == p) {
 			kfree(p);
 			kheld[i] = NULL;
 			kfreed[next_kfreed++ % MAX_KFREED] = p;
@@ -128,7 +128,7 @@ static int cmd_kfree(int argc, char **argv)
 		}
 	}
 	for (int i = 0; i < MAX_KFREED; i++) {
-		if (kfreed[i] == p) {
+		if (p && kfreed[i] == p) {
 			printk("kfree: %px was freed already: freeing it again (watch the report)\n",
 			       p);
 			kfree(p);

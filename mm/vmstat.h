@@ -32,6 +32,11 @@ enum vm_event_item {
 	SLAB_BAD_FREE,		/* kfree()/kmem_cache_free() of memory they do not own (ours) */
 	SLAB_SHRINK_PAGES,	/* pages the slab shrinker gave back (ours) */
 	KMALLOC_LARGE,		/* kmalloc()s served by whole pages (ours) */
+	VMALLOC_LAZY_PURGE,	/* lazy purges: one TLB shootdown each (ours) */
+	VMALLOC_PURGED_PAGES,	/* pages whose translations a purge flushed (ours) */
+	VMALLOC_PURGED_AREAS,	/* areas whose ranges a purge gave back (ours) */
+	VMALLOC_FAIL,		/* vmalloc()s that returned NULL (ours) */
+	VMALLOC_BAD_FREE,	/* vfree()/vunmap() of what they do not own (ours) */
 	NR_TLB_REMOTE_FLUSH,	/* shootdowns sent to other CPUs */
 	NR_TLB_REMOTE_FLUSH_RECEIVED,
 	NR_TLB_LOCAL_FLUSH_ALL,

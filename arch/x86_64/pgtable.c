@@ -39,12 +39,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define PGDIR_SHIFT	39
-#define PUD_SHIFT	30	/* a PDPT entry covers 1 GiB */
-#define PMD_SHIFT	21	/* a PD entry covers 2 MiB */
-#define PTRS_PER_TABLE	512
-#define PUD_SIZE	(1UL << PUD_SHIFT)
-#define PMD_SIZE	(1UL << PMD_SHIFT)
 
 /* Entries that point to a lower table: the lower table decides the rest. */
 #define _PAGE_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY)
@@ -233,6 +227,29 @@ bool kernel_page_mapped(unsigned long va)
 	unsigned int level;
 
 	return lookup_kernel_pte(va, &level) != NULL;
+}
+
+/**
+ * populate_kernel_pgd - give [@start, @last] its top-level (PML4) entries now
+ * @start: first address
+ * @last: last address (inclusive, as VMALLOC_END)
+ * @gfp: for the page-table pages
+ *
+ * vmalloc calls this once at boot for its whole space, as Linux's
+ * preallocate_vmalloc_pages() does: the top-level entries never change
+ * afterwards, so a mapping made later is seen by every CPU with no step to
+ * copy top-level entries between page tables.
+ * Context: boot.  Return: 0, or -ENOMEM.
+ */
+int populate_kernel_pgd(unsigned long start, unsigned long last, gfp_t gfp)
+{
+	unsigned int n = pt_index(last, 4) - pt_index(start, 4) + 1;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (IS_ERR(walk(start + i * PGDIR_SIZE, 3, true, gfp)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /**

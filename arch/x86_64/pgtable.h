@@ -14,6 +14,14 @@
 #include "arch/x86_64/page.h"
 #include "mm/gfp.h"
 
+#define PGDIR_SHIFT	39	/* a PML4 entry covers 512 GiB */
+#define PUD_SHIFT	30	/* a PDPT entry covers 1 GiB */
+#define PMD_SHIFT	21	/* a PD entry covers 2 MiB */
+#define PTRS_PER_TABLE	512
+#define PGDIR_SIZE	(1UL << PGDIR_SHIFT)
+#define PUD_SIZE	(1UL << PUD_SHIFT)
+#define PMD_SIZE	(1UL << PMD_SHIFT)
+
 #define _PAGE_PRESENT	(1UL << 0)
 #define _PAGE_RW	(1UL << 1)
 #define _PAGE_USER	(1UL << 2)
@@ -56,6 +64,7 @@ int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgpro
 int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot, gfp_t gfp);
 u64 unmap_kernel_page(unsigned long va);
 void unmap_kernel_range(unsigned long va, unsigned long size);
+int populate_kernel_pgd(unsigned long start, unsigned long last, gfp_t gfp);
 u64 *lookup_kernel_pte(unsigned long va, unsigned int *level);
 bool kernel_page_mapped(unsigned long va);
 

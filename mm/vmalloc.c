@@ -1,0 +1,832 @@
+/*
+ * mm/vmalloc.c - virtually contiguous memory from scattered pages.
+ *
+ * vmalloc(size) does three things: it finds a free range of addresses in
+ * the vmalloc space (an "area", one guard page longer than asked), takes
+ * single pages from the page allocator wherever they are, and maps them
+ * side by side over the range in the kernel's page tables.  vfree() undoes
+ * the three, with one twist that is the point of this file:
+ *
+ *   vmalloc   [ range from the free tree ] -> [ pages ] -> [ page tables ]
+ *   vfree     unmap, free the pages at once, and put the range on the lazy
+ *             list: other CPUs may still hold its old translations in their
+ *             TLBs, so it must not be handed out again before a shootdown.
+ *   purge     when the lazily freed pages pass lazy_max_pages(), one
+ *             flush_tlb_kernel_range() over all of them, and the ranges
+ *             return to the free tree (merged with their neighbours).
+ *
+ * One shootdown for thousands of vfree()s instead of one each: an IPI to
+ * every CPU costs hundreds of times a local flush (docs/smp.md), and the
+ * vmalloc space is 32 TiB, so parking freed ranges costs nothing.  (The
+ * pages themselves are freed at once, as Linux does: only a use after
+ * vfree() could reach them through a stale TLB entry.)
+ *
+ * Where things are:
+ *   the area tree     mm/vmap_area.c: free, busy and lazy trees of struct
+ *                     vmap_area, lowest fit in O(log n); one lock here;
+ *   page tables       arch/x86_64/pgtable.c through mm/cpu.h; the top-level
+ *                     entries of the whole vmalloc space are made at boot,
+ *                     so every CPU sees new mappings at once; lower tables
+ *                     are made as needed (GFP_KERNEL) and stay;
+ *   vfree from an     the freed memory itself links it on a per-CPU list
+ *   interrupt         (nothing is allocated to free), and deferred work
+ *                     frees it soon after (vfree_atomic());
+ *   faults            a fault in a guard page or a freed range is an oops
+ *                     that names the area and who allocated it.
+ *
+ * docs/vmalloc.md tells the story with pictures and figures.
+ */
+#include "mm/internal.h"
+#include "mm/vmalloc.h"
+#include "mm/vmap_area.h"
+#include "mm/slab.h"
+#include "mm/tlbflush.h"
+#include "mm/vmstat.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define HUGE_ORDER		(PMD_SHIFT - PAGE_SHIFT)	/* 9: a 2 MiB page */
+#define NR_RECENTLY_FREED	32
+
+/* The three trees of areas and the spare nodes of the area allocator: one lock. */
+static DEFINE_SPINLOCK(vmap_area_lock);
+static struct rb_list free_vmap_area_tree, busy_vmap_area_tree, purge_vmap_area_tree;
+static LIST_HEAD(spare_nodes);
+static unsigned long vmap_lazy_nr;		/* pages freed lazily, not purged yet */
+static struct kmem_cache *vmap_area_cachep;
+static DEFINE_SPINLOCK(purge_lock);		/* one purge at a time */
+
+/* Areas freed lately, so a fault or a second vfree() can be named. */
+static struct {
+	unsigned long start, end;
+	const void *caller;
+} recently_freed[NR_RECENTLY_FREED];
+static unsigned int next_freed;
+
+/* ---------------------------------------------------------------- areas */
+
+/* Nodes for the area allocator: at least one spare before the lock is taken. */
+static bool preload_spare(gfp_t gfp)
+{
+	struct vmap_area *va;
+	unsigned long flags;
+	bool have;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	have = !list_empty(&spare_nodes);
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	if (have)
+		return true;
+	va = kmem_cache_alloc(vmap_area_cachep, gfp);
+	if (!va)
+		return false;
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_add(&va->list, &spare_nodes);
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	return true;
+}
+
+/* Free the spare nodes beyond two (they come back when ranges merge). */
+static void trim_spares(void)
+{
+	LIST_HEAD(extra);
+	struct vmap_area *va, *next;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_for_each_entry_safe(va, next, &spare_nodes, list) {
+		if (++n > 2)
+			list_move(&va->list, &extra);
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	list_for_each_entry_safe(va, next, &extra, list)
+		kmem_cache_free(vmap_area_cachep, va);
+}
+
+static void purge_vmap_area_lazy(void);
+
+/*
+ * A busy area of @size bytes (the guard page included), aligned to @align.
+ * If the space is full, the lazily freed ranges are purged and it tries
+ * once more.  Return: the area, or NULL.
+ */
+static struct vmap_area *alloc_vmap_area(unsigned long size, unsigned long align, gfp_t gfp)
+{
+	struct vmap_area *va = kmem_cache_alloc(vmap_area_cachep, gfp & ~__GFP_ZERO);
+	unsigned long addr, flags;
+
+	if (!va)
+		return NULL;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (!preload_spare(gfp & ~__GFP_ZERO))
+			break;
+		spin_lock_irqsave(&vmap_area_lock, flags);
+		addr = __alloc_vmap_area(&free_vmap_area_tree, size, align, VMALLOC_START, VMALLOC_END,
+					 &spare_nodes);
+		if (addr != VMALLOC_END) {
+			va->va_start = addr;
+			va->va_end = addr + size;
+			va->vm = NULL;
+			insert_vmap_area(va, &busy_vmap_area_tree);
+			spin_unlock_irqrestore(&vmap_area_lock, flags);
+			trim_spares();
+			return va;
+		}
+		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		purge_vmap_area_lazy();
+	}
+	kmem_cache_free(vmap_area_cachep, va);
+	return NULL;
+}
+
+/* Put a never-used (or purged) area straight back into the free tree. */
+static void free_vmap_area(struct vmap_area *va)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	unlink_va(va, &busy_vmap_area_tree);
+	merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	trim_spares();
+}
+
+/* How many lazily freed pages to collect before one shootdown (Linux's rule). */
+static unsigned long lazy_max_pages(void)
+{
+	unsigned int cpus = num_online_cpus(), log = 0;
+
+	while (cpus >> log)
+		log++;			/* fls(): 1 CPU -> 1, 2-3 -> 2, 4-7 -> 3 */
+	return log * (32UL << 20) / PAGE_SIZE;
+}
+
+/*
+ * purge_vmap_area_lazy - one TLB shootdown for every lazily freed area,
+ * then their ranges go back to the free tree.
+ *
+ * Context: interrupts on, not in an interrupt handler (the shootdown waits
+ * for every CPU).
+ */
+static void purge_vmap_area_lazy(void)
+{
+	struct vmap_area *va, *next;
+	unsigned long start, end, nr_pages, nr_areas = 0, flags;
+	LIST_HEAD(purging);
+
+	spin_lock(&purge_lock);
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	if (list_empty(&purge_vmap_area_tree.head)) {
+		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		spin_unlock(&purge_lock);
+		return;
+	}
+	/* The list is in address order: its ends bound every lazy area. */
+	start = list_first_entry(&purge_vmap_area_tree.head, struct vmap_area, list)->va_start;
+	end = list_last_entry(&purge_vmap_area_tree.head, struct vmap_area, list)->va_end;
+	list_for_each_entry_safe(va, next, &purge_vmap_area_tree.head, list) {
+		unlink_va(va, &purge_vmap_area_tree);
+		list_add_tail(&va->list, &purging);
+		nr_areas++;
+	}
+	nr_pages = vmap_lazy_nr;
+	vmap_lazy_nr = 0;
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+
+	flush_tlb_kernel_range(start, end);
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_for_each_entry_safe(va, next, &purging, list) {
+		list_del(&va->list);
+		merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	spin_unlock(&purge_lock);
+	trim_spares();
+	count_vm_event(VMALLOC_LAZY_PURGE);
+	count_vm_events(VMALLOC_PURGED_PAGES, nr_pages);
+	count_vm_events(VMALLOC_PURGED_AREAS, nr_areas);
+}
+
+/* Unmap an area and park its range on the lazy list; purge if enough piled up. */
+static void free_vmap_area_lazy(struct vmap_area *va, unsigned long mapped_pages)
+{
+	unsigned long flags;
+	bool purge;
+
+	unmap_kernel_range(va->va_start, va_size(va) - PAGE_SIZE);
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	insert_vmap_area(va, &purge_vmap_area_tree);
+	vmap_lazy_nr += mapped_pages;
+	recently_freed[next_freed++ % NR_RECENTLY_FREED] =
+		(typeof(recently_freed[0])){ va->va_start, va->va_end, va->vm ? va->vm->caller : NULL };
+	purge = vmap_lazy_nr > lazy_max_pages();
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	if (purge)
+		purge_vmap_area_lazy();
+}
+
+/* ---------------------------------------------------------------- page tables */
+
+static phys_addr_t page_to_phys(const struct page *page)
+{
+	return (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT;
+}
+
+/*
+ * Map @nr blocks of 2^@order pages at @addr, side by side.  All or
+ * nothing: on failure what was mapped is unmapped.  Page tables come from
+ * GFP_KERNEL.  Return: 0 or -ENOMEM.
+ */
+static int vmap_pages_range(unsigned long addr, struct page **pages, unsigned int nr,
+			    unsigned int order, pgprot_t prot)
+{
+	unsigned long step = PAGE_SIZE << order;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		int err = order ? map_kernel_range(addr + i * step, page_to_phys(pages[i]), step, prot,
+						   GFP_KERNEL | __GFP_NOWARN) :
+				  map_kernel_page(addr + i * step, page_to_phys(pages[i]), prot,
+						  GFP_KERNEL | __GFP_NOWARN);
+
+		if (err) {
+			unmap_kernel_range(addr, i * step);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- vmalloc */
+
+static void vmalloc_failed(unsigned long size, gfp_t gfp, const char *why)
+{
+	char flags[128];
+
+	count_vm_event(VMALLOC_FAIL);
+	if (gfp & __GFP_NOWARN)
+		return;
+	format_gfp(flags, sizeof(flags), gfp);
+	pr_warn("vmalloc error: size %lu, %s, mode:%#x(%s), nodemask=(null)\n", size, why, gfp,
+		flags);
+	dump_stack();
+}
+
+static void free_vm_pages(struct vm_struct *vm)
+{
+	for (unsigned int i = 0; i < vm->nr_pages; i++) {
+		if (vm->pages[i])
+			__free_pages(vm->pages[i], vm->page_order);
+	}
+	if (is_vmalloc_addr(vm->pages))
+		vfree(vm->pages);
+	else
+		kfree(vm->pages);
+}
+
+/* The array of page pointers: kmalloc, or vmalloc itself when it is over a page. */
+static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node)
+{
+	size_t bytes = (size_t)nr * sizeof(struct page *);
+	gfp_t array_gfp = (gfp & ~__GFP_ZERO) | __GFP_ZERO | __GFP_NOWARN;
+
+	if (bytes > PAGE_SIZE)
+		return vzalloc_node(bytes, node);
+	return kmalloc_node(bytes, array_gfp, node);
+}
+
+/*
+ * Fill @vm with pages of @order and map them.  For 2 MiB pages a failure
+ * is not an error: the caller tries again with small ones.
+ */
+static int vmalloc_area_pages(struct vm_struct *vm, unsigned long size, gfp_t gfp,
+			      unsigned int order, pgprot_t prot)
+{
+	gfp_t page_gfp = gfp | __GFP_NOWARN | (order ? __GFP_NORETRY : 0);
+
+	vm->page_order = order;
+	vm->nr_pages = size >> (PAGE_SHIFT + order);
+	vm->pages = alloc_page_array(vm->nr_pages, gfp, vm->node);
+	if (!vm->pages)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < vm->nr_pages; i++) {
+		vm->pages[i] = alloc_pages_node(vm->node, page_gfp, order);
+		if (!vm->pages[i])
+			goto fail;
+	}
+	if (vmap_pages_range((unsigned long)vm->addr, vm->pages, vm->nr_pages, order, prot))
+		goto fail;
+	return 0;
+fail:
+	free_vm_pages(vm);
+	vm->pages = NULL;
+	vm->nr_pages = 0;
+	return -ENOMEM;
+}
+
+/*
+ * __vmalloc_node - the one path every vmalloc*() takes
+ * @size: bytes, rounded up to pages
+ * @gfp: must allow direct reclaim (GFP_KERNEL and its modifiers)
+ * @node: for the pages, or NUMA_NO_NODE
+ * @huge: try 2 MiB mappings (vmalloc_huge())
+ * @caller: for vmallocinfo and reports
+ */
+static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
+			    const void *caller)
+{
+	unsigned long real_size = ALIGN(size, PAGE_SIZE), align = PAGE_SIZE;
+	struct vmap_area *va;
+	struct vm_struct *vm;
+
+	gfp = might_alloc(gfp, (void *)caller);
+	if (!gfpflags_allow_blocking(gfp)) {
+		/* Its page tables are allocated with GFP_KERNEL: it must be allowed to sleep. */
+		vmalloc_failed(size, gfp, "called with a gfp that cannot sleep (vmalloc needs "
+			       "GFP_KERNEL)");
+		return NULL;
+	}
+	if (!size || real_size >> PAGE_SHIFT > totalram_pages) {
+		vmalloc_failed(size, gfp, "exceeds total pages");
+		return NULL;
+	}
+	huge = huge && real_size >= PMD_SIZE;
+	if (huge) {
+		real_size = ALIGN(real_size, PMD_SIZE);
+		align = PMD_SIZE;
+	}
+	if (node >= (int)nr_node_ids)
+		node = NUMA_NO_NODE;
+	vm = kzalloc(sizeof(*vm), gfp & ~__GFP_ZERO);
+	va = vm ? alloc_vmap_area(real_size + PAGE_SIZE, align, gfp) : NULL;
+	if (!va) {
+		kfree(vm);
+		vmalloc_failed(size, gfp, "no room in the vmalloc space");
+		return NULL;
+	}
+	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
+				  .flags = VM_ALLOC, .node = node, .caller = caller };
+	if (huge && !vmalloc_area_pages(vm, real_size, gfp, HUGE_ORDER, PAGE_KERNEL))
+		vm->flags |= VM_HUGE_PAGES;
+	else if (vmalloc_area_pages(vm, real_size, gfp, 0, PAGE_KERNEL))
+		goto fail;
+	va->vm = vm;		/* from now on find_vm_area() sees it */
+	return vm->addr;
+fail:
+	free_vmap_area(va);	/* nothing was left mapped */
+	kfree(vm);
+	vmalloc_failed(size, gfp, "failed to allocate pages");
+	return NULL;
+}
+
+/**
+ * __vmalloc - @size bytes of virtually contiguous memory, with @gfp_mask
+ * @size: bytes (rounded up to whole pages)
+ * @gfp_mask: GFP_KERNEL and its modifiers for the pages (__GFP_ZERO,
+ *	      __GFP_NOWARN, __GFP_NOFAIL, __GFP_NORETRY, __GFP_RETRY_MAYFAIL);
+ *	      a gfp that cannot sleep (GFP_ATOMIC, GFP_NOWAIT) fails with a warning
+ *
+ * Context: may sleep.
+ * Return: the memory, or NULL (with a "vmalloc error" report unless
+ * __GFP_NOWARN); nothing is left mapped or allocated on failure.
+ */
+void *__vmalloc(unsigned long size, gfp_t gfp_mask)
+{
+	return __vmalloc_node(size, gfp_mask, NUMA_NO_NODE, false, __builtin_return_address(0));
+}
+
+/** vmalloc - __vmalloc(@size, GFP_KERNEL); Context: may sleep; Return: memory or NULL */
+void *vmalloc(unsigned long size)
+{
+	return __vmalloc_node(size, GFP_KERNEL, NUMA_NO_NODE, false, __builtin_return_address(0));
+}
+
+/** vzalloc - vmalloc(), zeroed */
+void *vzalloc(unsigned long size)
+{
+	return __vmalloc_node(size, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
+			      __builtin_return_address(0));
+}
+
+/** vmalloc_node - vmalloc() with the pages from node @node (NUMA_NO_NODE: any) */
+void *vmalloc_node(unsigned long size, int node)
+{
+	return __vmalloc_node(size, GFP_KERNEL, node, false, __builtin_return_address(0));
+}
+
+/** vzalloc_node - vmalloc_node(), zeroed */
+void *vzalloc_node(unsigned long size, int node)
+{
+	return __vmalloc_node(size, GFP_KERNEL | __GFP_ZERO, node, false,
+			      __builtin_return_address(0));
+}
+
+/**
+ * vmalloc_huge - __vmalloc() with 2 MiB mappings where the size and the
+ * free memory allow (whole 2 MiB blocks), 4 KiB pages otherwise
+ */
+void *vmalloc_huge(unsigned long size, gfp_t gfp_mask)
+{
+	return __vmalloc_node(size, gfp_mask, NUMA_NO_NODE, true, __builtin_return_address(0));
+}
+
+/** vmalloc_array - vmalloc() of @n * @size bytes; NULL if that overflows */
+void *vmalloc_array(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return __vmalloc_node(bytes, GFP_KERNEL, NUMA_NO_NODE, false,
+			      __builtin_return_address(0));
+}
+
+/** vcalloc - vmalloc_array(), zeroed */
+void *vcalloc(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return __vmalloc_node(bytes, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
+			      __builtin_return_address(0));
+}
+
+/* ---------------------------------------------------------------- freeing */
+
+/* Say why @addr is not the start of a live area of kind @flag (the caller holds the lock). */
+static void report_bad_free(const char *fn, const void *addr, const void *caller,
+			    unsigned long flag)
+{
+	unsigned long a = (unsigned long)addr;
+	struct vmap_area *va = __find_vmap_area(a, &busy_vmap_area_tree);
+
+	count_vm_event(VMALLOC_BAD_FREE);
+	if (!is_vmalloc_addr(addr)) {
+		pr_err("BUG: %s(%px) by %pS: not a vmalloc address\n", fn, addr, caller);
+	} else if (va && va->va_start != a) {
+		pr_err("BUG: %s(%px) by %pS: inside the area %#lx-%#lx, not at its start\n", fn,
+		       addr, caller, va->va_start, va->va_end);
+	} else if (va && va->vm && !(va->vm->flags & flag)) {
+		pr_err("BUG: %s(%px) by %pS: the area was made by %s: use %s\n", fn, addr, caller,
+		       flag == VM_ALLOC ? "vmap()" : "vmalloc()",
+		       flag == VM_ALLOC ? "vunmap()" : "vfree()");
+	} else if (va) {
+		pr_err("BUG: %s(%px) by %pS: the area is being set up\n", fn, addr, caller);
+	} else if (__find_vmap_area(a, &purge_vmap_area_tree)) {
+		pr_err("BUG: %s(%px) by %pS: double free (the area was freed already)\n", fn,
+		       addr, caller);
+	} else {
+		for (unsigned int i = 0; i < NR_RECENTLY_FREED; i++) {
+			if (recently_freed[i].start == a) {
+				pr_err("BUG: %s(%px) by %pS: double free (the area was freed "
+				       "already)\n", fn, addr, caller);
+				return;
+			}
+		}
+		pr_err("BUG: %s(%px) by %pS: not a live vmalloc area\n", fn, addr, caller);
+	}
+}
+
+/*
+ * Take the area that starts at @addr out of the busy tree, if it is a live
+ * one of kind @flag (VM_ALLOC or VM_MAP); report it and return NULL if not.
+ */
+static struct vmap_area *take_busy_area(const char *fn, const void *addr, unsigned long flag,
+					const void *caller)
+{
+	struct vmap_area *va;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
+	if (!va || va->va_start != (unsigned long)addr || !va->vm || !(va->vm->flags & flag)) {
+		report_bad_free(fn, addr, caller, flag);
+		va = NULL;
+	} else {
+		unlink_va(va, &busy_vmap_area_tree);
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	return va;
+}
+
+static void __vfree(const void *addr, const void *caller)
+{
+	struct vmap_area *va = take_busy_area("vfree", addr, VM_ALLOC, caller);
+	struct vm_struct *vm;
+	unsigned long pages;
+
+	if (!va)
+		return;
+	vm = va->vm;
+	pages = vm->nr_pages << vm->page_order;
+	/* Unmapped first: the pages go back now, their translations at the purge. */
+	unmap_kernel_range(va->va_start, va_size(va) - PAGE_SIZE);
+	free_vm_pages(vm);
+	free_vmap_area_lazy(va, pages);
+	kfree(vm);
+}
+
+/* A per-CPU list of areas to vfree() later, linked through their own first word. */
+struct vfree_deferred {
+	void *head;
+	struct work_struct work;
+};
+
+static void delayed_vfree_work(struct work_struct *work);
+static DEFINE_PER_CPU(struct vfree_deferred, vfree_deferred) = {
+	.work = __WORK_INITIALIZER(delayed_vfree_work),
+};
+
+static void delayed_vfree_work(struct work_struct *work)
+{
+	struct vfree_deferred *p = container_of(work, struct vfree_deferred, work);
+	void *head = __atomic_exchange_n(&p->head, NULL, __ATOMIC_ACQUIRE);
+
+	while (head) {
+		void *next = *(void **)head;
+
+		__vfree(head, delayed_vfree_work);
+		head = next;
+	}
+}
+
+/**
+ * vfree_atomic - vfree() that never waits: the memory goes on this CPU's
+ * deferred list (linked through its own first word, so nothing is
+ * allocated) and is freed soon after by deferred work
+ * @addr: what vmalloc() returned, or NULL
+ *
+ * A pointer that is not the start of a live vmalloc area is reported and
+ * ignored, at once.
+ * Context: any, interrupt handlers included.
+ */
+void vfree_atomic(const void *addr)
+{
+	struct vfree_deferred *p;
+	struct vmap_area *va;
+	unsigned long flags;
+	void *head;
+
+	if (!addr)
+		return;
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
+	if (!va || va->va_start != (unsigned long)addr || !va->vm ||
+	    !(va->vm->flags & VM_ALLOC)) {
+		report_bad_free("vfree", addr, __builtin_return_address(0), VM_ALLOC);
+		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		return;
+	}
+	p = this_cpu_ptr(&vfree_deferred);
+	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
+	do {
+		*(void **)addr = head;
+	} while (!__atomic_compare_exchange_n(&p->head, &head, (void *)addr, false,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	schedule_work(&p->work);
+}
+
+/**
+ * vfree - free what vmalloc() returned
+ * @addr: the pointer, or NULL (ignored)
+ *
+ * The pages go back to the page allocator at once; the range of addresses
+ * only after the next lazy purge (see the file comment).  From an
+ * interrupt handler or with interrupts off it is vfree_atomic().  A pointer
+ * that is not the start of a live vmalloc area (outside the vmalloc space,
+ * inside an area, freed already, or made by vmap()) is reported and ignored.
+ * Context: any.
+ */
+void vfree(const void *addr)
+{
+	if (!addr)
+		return;
+	if (in_interrupt() || irqs_disabled()) {
+		vfree_atomic(addr);
+		return;
+	}
+	__vfree(addr, __builtin_return_address(0));
+}
+
+/* ---------------------------------------------------------------- vmap */
+
+/**
+ * vmap - map @count pages side by side in the vmalloc space
+ * @pages: the pages (they stay the caller's)
+ * @count: how many
+ * @flags: VM_MAP (the usual)
+ * @prot: PAGE_KERNEL (the usual)
+ *
+ * Context: may sleep.  Return: the address, or NULL.
+ */
+void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_t prot)
+{
+	const void *caller = __builtin_return_address(0);
+	unsigned long size = (unsigned long)count << PAGE_SHIFT;
+	struct vmap_area *va;
+	struct vm_struct *vm;
+
+	if (!count || count > totalram_pages)
+		return NULL;
+	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	va = vm ? alloc_vmap_area(size + PAGE_SIZE, PAGE_SIZE, GFP_KERNEL) : NULL;
+	if (!va) {
+		kfree(vm);
+		return NULL;
+	}
+	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
+				  .flags = flags | VM_MAP, .node = NUMA_NO_NODE,
+				  .caller = caller };
+	if (vmap_pages_range(va->va_start, pages, count, 0, prot)) {
+		free_vmap_area(va);
+		kfree(vm);
+		return NULL;
+	}
+	vm->nr_pages = count;
+	va->vm = vm;
+	return vm->addr;
+}
+
+/**
+ * vunmap - undo vmap(); the pages stay the caller's
+ * @addr: what vmap() returned
+ *
+ * Context: may sleep (it may purge).
+ */
+void vunmap(const void *addr)
+{
+	struct vmap_area *va;
+	unsigned long pages;
+
+	if (!addr)
+		return;
+	va = take_busy_area("vunmap", addr, VM_MAP, __builtin_return_address(0));
+	if (!va)
+		return;
+	pages = va->vm->nr_pages;
+	kfree(va->vm);
+	va->vm = NULL;
+	free_vmap_area_lazy(va, pages);
+}
+
+/* ---------------------------------------------------------------- lookups */
+
+/**
+ * vmalloc_to_page - the page mapped at @addr in the vmalloc space
+ *
+ * Return: the page, or NULL if nothing is mapped there.
+ */
+struct page *vmalloc_to_page(const void *addr)
+{
+	unsigned int level;
+	u64 *pte;
+
+	if (!is_vmalloc_addr(addr))
+		return NULL;
+	pte = lookup_kernel_pte((unsigned long)addr, &level);
+	if (!pte)
+		return NULL;
+	return pfn_to_page(((*pte & PTE_PFN_MASK) >> PAGE_SHIFT) +
+			   (((unsigned long)addr >> PAGE_SHIFT) & ((1UL << (9 * (level - 1))) - 1)));
+}
+
+/** vmalloc_to_pfn - the page frame mapped at @addr; Return: it, or 0 */
+unsigned long vmalloc_to_pfn(const void *addr)
+{
+	struct page *page = vmalloc_to_page(addr);
+
+	return page ? page_to_pfn(page) : 0;
+}
+
+/**
+ * find_vm_area - the live area that @addr is in
+ *
+ * Return: its vm_struct, or NULL.
+ */
+struct vm_struct *find_vm_area(const void *addr)
+{
+	struct vm_struct *vm = NULL;
+	struct vmap_area *va;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
+	if (va)
+		vm = va->vm;
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	return vm;
+}
+
+/**
+ * vm_unmap_aliases - purge now: no CPU keeps a translation of a freed area
+ *
+ * Context: interrupts on, not in an interrupt handler.
+ */
+void vm_unmap_aliases(void)
+{
+	purge_vmap_area_lazy();
+}
+
+/**
+ * vmalloc_for_each_area - call @fn for every busy and lazily freed area, in
+ * address order (for the monitor)
+ *
+ * @fn runs with the areas locked and interrupts off: it must only look.
+ */
+void vmalloc_for_each_area(void (*fn)(const struct vmap_area *va, bool lazy, void *arg),
+			   void *arg)
+{
+	struct list_head *b, *l;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	b = busy_vmap_area_tree.head.next;
+	l = purge_vmap_area_tree.head.next;
+	while (b != &busy_vmap_area_tree.head || l != &purge_vmap_area_tree.head) {
+		struct vmap_area *vb = b != &busy_vmap_area_tree.head ?
+				       list_entry(b, struct vmap_area, list) : NULL;
+		struct vmap_area *vl = l != &purge_vmap_area_tree.head ?
+				       list_entry(l, struct vmap_area, list) : NULL;
+
+		if (vb && (!vl || vb->va_start < vl->va_start)) {
+			fn(vb, false, arg);
+			b = b->next;
+		} else {
+			fn(vl, true, arg);
+			l = l->next;
+		}
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+}
+
+/** vmalloc_lazy_pages - pages freed lazily since the last purge, and the threshold */
+unsigned long vmalloc_lazy_pages(unsigned long *max)
+{
+	*max = lazy_max_pages();
+	return READ_ONCE(vmap_lazy_nr);
+}
+
+/* ---------------------------------------------------------------- faults, boot */
+
+/* For the oops of a fault in the vmalloc space: say whose range it was. */
+static void vmalloc_describe_fault(unsigned long addr)
+{
+	struct vmap_area *va;
+
+	if (!is_vmalloc_addr((void *)addr))
+		return;
+	if (!spin_trylock(&vmap_area_lock)) {
+		pr_emerg("vmalloc: %#lx (the vmalloc areas are locked: cannot say whose)\n", addr);
+		return;
+	}
+	va = __find_vmap_area(addr, &busy_vmap_area_tree);
+	if (va && addr >= va->va_end - PAGE_SIZE) {
+		pr_emerg("vmalloc guard page: %#lx is just past the area %#lx-%#lx (%lu bytes), "
+			 "allocated by %pS\n", addr, va->va_start, va->va_end - PAGE_SIZE,
+			 va_size(va) - PAGE_SIZE, va->vm ? va->vm->caller : NULL);
+	} else if (va) {
+		pr_emerg("vmalloc: %#lx is in the area %#lx-%#lx, allocated by %pS\n", addr,
+			 va->va_start, va->va_end, va->vm ? va->vm->caller : NULL);
+	} else {
+		for (unsigned int i = 0; i < NR_RECENTLY_FREED; i++) {
+			if (addr >= recently_freed[i].start && addr < recently_freed[i].end) {
+				pr_emerg("use after vfree: %#lx is in the area %#lx-%#lx (%lu bytes), "
+					 "allocated by %pS and freed\n", addr,
+					 recently_freed[i].start, recently_freed[i].end - PAGE_SIZE,
+					 recently_freed[i].end - PAGE_SIZE - recently_freed[i].start,
+					 recently_freed[i].caller);
+				spin_unlock(&vmap_area_lock);
+				return;
+			}
+		}
+		pr_emerg("vmalloc: %#lx is in no vmalloc area\n", addr);
+	}
+	spin_unlock(&vmap_area_lock);
+}
+
+/**
+ * vmalloc_init - the vmalloc space: all free, its top-level page tables made
+ *
+ * Context: boot, after the slab allocator.
+ */
+void vmalloc_init(void)
+{
+	struct vmap_area *va;
+
+	vmap_area_cachep = kmem_cache_create("vmap_area", sizeof(struct vmap_area), 0,
+					     SLAB_PANIC, NULL);
+	rb_list_init(&free_vmap_area_tree);
+	rb_list_init(&busy_vmap_area_tree);
+	rb_list_init(&purge_vmap_area_tree);
+	va = kmem_cache_alloc(vmap_area_cachep, GFP_KERNEL);
+	if (!va || populate_kernel_pgd(VMALLOC_START, VMALLOC_END, GFP_KERNEL))
+		panic("vmalloc: no memory for the vmalloc space's page tables");
+	va->va_start = VMALLOC_START;
+	va->va_end = VMALLOC_END;
+	merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
+	set_fault_address_describer(vmalloc_describe_fault);
+}

@@ -1,0 +1,224 @@
+/*
+ * mm/vmalloc_monitor.c - the vmalloc space at the monitor prompt.
+ *
+ *   vmallocinfo          every area, as Linux's /proc/vmallocinfo, and the
+ *                        lazily freed ones waiting for the next purge
+ *   vmallocmap           a picture of the used part of the space
+ *   vmalloc SIZE [node N]   allocate and hold an area (see 'vheld')
+ *   vfree ADDR           free an area 'vmalloc' gave; an address it freed
+ *                        already is freed again on purpose, to show the report
+ *   vheld                the areas 'vmalloc' holds
+ *   purge                flush the lazily freed areas now (one TLB shootdown)
+ */
+#include "mm/internal.h"
+#include "mm/vmalloc.h"
+#include "mm/vmap_area.h"
+#include "mm/vmstat.h"
+#include "kernel/monitor.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define MAX_VHELD	32
+#define MAX_VFREED	8
+#define MAP_COLUMNS	64
+
+static void *vheld[MAX_VHELD];
+static void *vfreed[MAX_VFREED];
+static unsigned int next_vfreed;
+
+static void print_area(const struct vmap_area *va, bool lazy, void *arg)
+{
+	const struct vm_struct *vm = va->vm;
+
+	(void)arg;
+	if (lazy) {
+		printk("%#lx-%#lx %9lu (freed: waiting for the next purge)\n", va->va_start,
+		       va->va_end, va_size(va));
+		return;
+	}
+	if (!vm) {
+		printk("%#lx-%#lx %9lu (being set up)\n", va->va_start, va->va_end, va_size(va));
+		return;
+	}
+	printk("%#lx-%#lx %9lu %pS pages=%u%s%s%s", va->va_start, va->va_end, va_size(va),
+	       vm->caller, vm->nr_pages << vm->page_order,
+	       vm->flags & VM_ALLOC ? " vmalloc" : "", vm->flags & VM_MAP ? " vmap" : "",
+	       vm->flags & VM_HUGE_PAGES ? " huge" : "");
+	if (vm->flags & VM_ALLOC && vm->nr_pages)
+		printk(KERN_CONT " N%d=%u", page_to_nid(vm->pages[0]),
+		       vm->nr_pages << vm->page_order);
+	printk(KERN_CONT "\n");
+}
+
+static int cmd_vmallocinfo(int argc, char **argv)
+{
+	unsigned long lazy, max;
+
+	(void)argc;
+	(void)argv;
+	vmalloc_for_each_area(print_area, NULL);
+	lazy = vmalloc_lazy_pages(&max);
+	printk("(sizes include the guard page; lazily freed: %lu pages of %lu before a purge; "
+	       "purges so far: %lu)\n", lazy, max, global_vm_event(VMALLOC_LAZY_PURGE));
+	return 0;
+}
+MONITOR_COMMAND(vmallocinfo, "", "the vmalloc areas, as /proc/vmallocinfo, and the lazily freed",
+		cmd_vmallocinfo);
+
+struct picture {
+	unsigned long start, end;	/* the span drawn */
+	char cells[MAP_COLUMNS + 1];
+};
+
+static void find_end(const struct vmap_area *va, bool lazy, void *arg)
+{
+	struct picture *pic = arg;
+
+	(void)lazy;
+	if (va->va_end > pic->end)
+		pic->end = va->va_end;
+}
+
+/*
+ * Mark the cells an area covers: '#' where it is in use, 'g' where there
+ * is only its guard page, 'L' if it was freed lazily.  A cell shared by
+ * two areas shows the busier: '#' over 'L' over 'g'.
+ */
+static void draw_area(const struct vmap_area *va, bool lazy, void *arg)
+{
+	static const char rank[] = ".gL#";
+	struct picture *pic = arg;
+	unsigned long cell = (pic->end - pic->start) / MAP_COLUMNS;
+	unsigned long first = (va->va_start - pic->start) / cell;
+	unsigned long last = (va->va_end - 1 - pic->start) / cell;
+	unsigned long guard = va->va_end - PAGE_SIZE;
+
+	for (unsigned long i = first; i <= last && i < MAP_COLUMNS; i++) {
+		unsigned long cell_start = pic->start + i * cell;
+		char c = lazy ? 'L' : cell_start < guard ? '#' : 'g';
+
+		if (strchr(rank, c) > strchr(rank, pic->cells[i]))
+			pic->cells[i] = c;
+	}
+}
+
+static int cmd_vmallocmap(int argc, char **argv)
+{
+	struct picture pic = { .start = VMALLOC_START, .end = VMALLOC_START };
+
+	(void)argc;
+	(void)argv;
+	vmalloc_for_each_area(find_end, &pic);
+	if (pic.end == pic.start) {
+		printk("vmallocmap: no area is in use: the whole space is free\n");
+		return 0;
+	}
+	pic.end = pic.start + ALIGN(pic.end - pic.start, MAP_COLUMNS * PAGE_SIZE);
+	memset(pic.cells, '.', MAP_COLUMNS);
+	pic.cells[MAP_COLUMNS] = '\0';
+	vmalloc_for_each_area(draw_area, &pic);
+	printk("%#lx |%s| %#lx\n", pic.start, pic.cells, pic.end);
+	printk("one cell = %lu KiB; # in use, g a guard page, L freed (waiting for the purge), "
+	       ". free; the rest of the 32 TiB space is free\n",
+	       (pic.end - pic.start) / MAP_COLUMNS / 1024);
+	return 0;
+}
+MONITOR_COMMAND(vmallocmap, "", "a picture of the used part of the vmalloc space", cmd_vmallocmap);
+
+static int cmd_vmalloc(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long size, node = NUMA_NO_NODE;
+	int slot;
+	void *p;
+
+	if (monitor_arg_size(&args, "SIZE", 1, 1UL << 30, &size))
+		return -EINVAL;
+	if (monitor_take_word(&args, "node") &&
+	    monitor_arg_ulong(&args, "N", 0, nr_node_ids - 1, &node))
+		return -EINVAL;
+	if (monitor_args_end(&args))
+		return -EINVAL;
+	for (slot = 0; slot < MAX_VHELD && vheld[slot]; slot++)
+		;
+	if (slot == MAX_VHELD) {
+		printk("vmalloc: already holding %d areas; vfree some first\n", MAX_VHELD);
+		return -ENOMEM;
+	}
+	p = vmalloc_node(size, (int)node);
+	if (!p) {
+		printk("vmalloc: %lu bytes failed\n", size);
+		return -ENOMEM;
+	}
+	vheld[slot] = p;
+	printk("[%d] %lu bytes at %px: %u pages, the first on node %d\n", slot, size, p,
+	       find_vm_area(p)->nr_pages, page_to_nid(vmalloc_to_page(p)));
+	return 0;
+}
+MONITOR_COMMAND(vmalloc, "SIZE [node N]", "allocate SIZE bytes (up to 1G; 64K, 1M...) and hold them",
+		cmd_vmalloc);
+
+static int cmd_vfree(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long addr;
+	void *p;
+
+	if (monitor_arg_addr(&args, "ADDR", &addr) || monitor_args_end(&args))
+		return -EINVAL;
+	p = (void *)addr;
+	for (int i = 0; i < MAX_VHELD; i++) {
+		if (p && vheld[i] == p) {
+			vfree(p);
+			vheld[i] = NULL;
+			vfreed[next_vfreed++ % MAX_VFREED] = p;
+			printk("vfree: freed [%d] %px (its range waits for the next purge)\n", i, p);
+			return 0;
+		}
+	}
+	for (int i = 0; i < MAX_VFREED; i++) {
+		if (p && vfreed[i] == p && find_vm_area(p)) {
+			/* Someone else's now (a page array, say): freeing it would be a bug. */
+			printk("vfree: %px was freed, and the range is in use again (by %pS); "
+			       "not freed twice\n", p, find_vm_area(p)->caller);
+			return -EINVAL;
+		}
+		if (p && vfreed[i] == p) {
+			printk("vfree: %px was freed already: freeing it again (watch the report)\n",
+			       p);
+			vfree(p);
+			return 0;
+		}
+	}
+	printk("vfree: %px is not an area 'vmalloc' gave (see 'vheld'); not freed\n", p);
+	return -EINVAL;
+}
+MONITOR_COMMAND(vfree, "ADDR", "free an area 'vmalloc' gave (ADDR in hex)", cmd_vfree);
+
+static int cmd_vheld(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	for (int i = 0; i < MAX_VHELD; i++) {
+		if (vheld[i])
+			printk("[%d] %px, %u pages\n", i, vheld[i], find_vm_area(vheld[i])->nr_pages);
+	}
+	return 0;
+}
+MONITOR_COMMAND(vheld, "", "list the areas 'vmalloc' holds", cmd_vheld);
+
+static int cmd_purge(int argc, char **argv)
+{
+	unsigned long before = global_vm_event(VMALLOC_PURGED_AREAS), max;
+	unsigned long pages = vmalloc_lazy_pages(&max);
+
+	(void)argc;
+	(void)argv;
+	vm_unmap_aliases();
+	printk("purge: %lu lazily freed areas (%lu pages) back in the free space, "
+	       "after one TLB shootdown\n", global_vm_event(VMALLOC_PURGED_AREAS) - before, pages);
+	return 0;
+}
+MONITOR_COMMAND(purge, "", "purge the lazily freed vmalloc areas now (one TLB shootdown)",
+		cmd_purge);
