@@ -71,14 +71,22 @@ static bool slit_bad_entries(const u8 *d, unsigned long n)
 int slit_parse_table(const struct acpi_table_header *slit, slit_distance_fn set)
 {
 	const u8 *entries = (const u8 *)slit + SLIT_ENTRIES_OFFSET;
-	u64 n = 0;
+	u64 n;
 
-	if (slit->length >= SLIT_ENTRIES_OFFSET)
-		memcpy(&n, (const u8 *)slit + SLIT_COUNT_OFFSET, sizeof(n));
-	if (!n || n > SLIT_MAX_LOCALITIES || slit->length != SLIT_ENTRIES_OFFSET + n * n) {
+	if (slit->length < SLIT_ENTRIES_OFFSET) {
+		pr_warn("SLIT: length %u is shorter than the table's header (%d bytes); "
+			"using default distances\n", slit->length, SLIT_ENTRIES_OFFSET);
+		return -EINVAL;
+	}
+	memcpy(&n, (const u8 *)slit + SLIT_COUNT_OFFSET, sizeof(n));
+	if (!n || n > SLIT_MAX_LOCALITIES) {
+		pr_warn("SLIT: %lu localities (1..%d make sense); using default distances\n", n,
+			SLIT_MAX_LOCALITIES);
+		return -EINVAL;
+	}
+	if (slit->length != SLIT_ENTRIES_OFFSET + n * n) {
 		pr_warn("SLIT: length %u does not fit %lu localities (%lu bytes expected); "
-			"using default distances\n", slit->length, n,
-			SLIT_ENTRIES_OFFSET + (n <= SLIT_MAX_LOCALITIES ? n * n : 0));
+			"using default distances\n", slit->length, n, SLIT_ENTRIES_OFFSET + n * n);
 		return -EINVAL;
 	}
 	if (slit_bad_entries(entries, n))
