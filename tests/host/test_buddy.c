@@ -1343,8 +1343,8 @@ static void numa_sums_take(struct numa_sums *s)
  * @expect, and exactly the counters @hit_or_miss and @local_or_other of
  * @expect (and foreign of @nid after a miss) must have moved, by one.
  */
-static bool numa_alloc_counted(struct held *h, int nid, int expect, enum numa_stat_item hit_or_miss,
-			       enum numa_stat_item local_or_other)
+static bool numa_alloc_counted(struct held *h, int nid, int expect,
+			       enum numa_stat_item hit_or_miss, enum numa_stat_item local_or_other)
 {
 	struct numa_sums then, now;
 	struct page *page;
