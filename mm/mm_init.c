@@ -121,11 +121,13 @@ void numa_reset_distance(void)
  * node_distance - how far memory of node @to is from a CPU of node @from
  *
  * Return: the SLIT's figure, else LOCAL_DISTANCE (10) for a node to
- * itself and REMOTE_DISTANCE (20) between two nodes, as Linux.
+ * itself and REMOTE_DISTANCE (20) between two nodes, as Linux (also for
+ * node ids the table cannot hold).
  */
 int node_distance(int from, int to)
 {
-	if (numa_distance[from][to])
+	if ((unsigned int)from < MAX_NUMNODES && (unsigned int)to < MAX_NUMNODES &&
+	    numa_distance[from][to])
 		return numa_distance[from][to];
 	return from == to ? LOCAL_DISTANCE : REMOTE_DISTANCE;
 }

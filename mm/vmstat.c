@@ -1,7 +1,8 @@
 /*
  * mm/vmstat.c - counters, and the monitor commands that show the allocator.
  *
- *   vmstat      every event counter, summed over CPUs (Linux's /proc/vmstat)
+ *   vmstat      every event counter, summed over CPUs (Linux's /proc/vmstat),
+ *               and the numa_* counters summed over the nodes as well
  *   buddyinfo   free blocks per order per zone (Linux's /proc/buddyinfo)
  *   zoneinfo    each zone's span, watermarks, reserves and free pages
  *   meminfo     RAM, free, reserved and what the struct pages cost

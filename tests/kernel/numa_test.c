@@ -312,6 +312,9 @@ static void bad_distances_are_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "NUMA: invalid distance parameter"), 4);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "from=0 to=0 distance=9; ignored"));
 	KUNIT_EXPECT_EQ(test, node_distance(0, 0), before);
+	/* node ids the table cannot hold get Linux's defaults */
+	KUNIT_EXPECT_EQ(test, node_distance(MAX_NUMNODES, 0), 20);
+	KUNIT_EXPECT_EQ(test, node_distance(-1, -1), 10);
 }
 
 /* ---------------------------------------------------------------- numa_* counters */
