@@ -567,12 +567,7 @@ static int preferred_node(int nid, gfp_t gfp)
 	return best;
 }
 
-/* This CPU's numa_* counters ([item][node]). */
-struct numa_counts {
-	unsigned long c[NR_VM_NUMA_EVENT_ITEMS][MAX_NUMNODES];
-};
-
-static void numa_counts_take(struct numa_counts *n)
+void numa_counts_take(struct numa_counts *n)
 {
 	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
 		for (int nid = 0; nid < MAX_NUMNODES; nid++)

@@ -26,6 +26,7 @@
 #include "mm/internal.h"
 #include "mm/oom.h"
 #include "mm/shrinker.h"
+#include "mm/vmstat.h"
 
 extern unsigned long buddy_check_failures;
 
@@ -51,6 +52,13 @@ void buddy_snapshot_free(struct buddy_snapshot *s);
 
 /* The zone an allocation with @gfp may use at most (ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL). */
 unsigned int gfp_highest_zone(gfp_t gfp);
+
+/* The current CPU's numa_* counters, [item][node] (mm/vmstat.h) */
+struct numa_counts {
+	unsigned long c[NR_VM_NUMA_EVENT_ITEMS][MAX_NUMNODES];
+};
+
+void numa_counts_take(struct numa_counts *n);
 
 /* Give every per-CPU list this batch (and high = 6 * batch), as a sysctl would. */
 void buddy_set_pcp_batch(int batch);

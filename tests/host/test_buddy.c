@@ -1325,19 +1325,6 @@ static const char *zonelist_nodes(int nid, int which)
 	return buf;
 }
 
-/* Every numa_* counter of every node, summed over the CPUs. */
-struct numa_sums {
-	unsigned long c[NR_VM_NUMA_EVENT_ITEMS][MAX_NUMNODES];
-};
-
-static void numa_sums_take(struct numa_sums *s)
-{
-	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
-		for (int nid = 0; nid < MAX_NUMNODES; nid++)
-			s->c[i][nid] = sum_zone_numa_event_state(nid, i);
-	}
-}
-
 /*
  * Allocate one page preferring @nid on the current CPU: it must come from
  * @expect, and exactly the counters @hit_or_miss and @local_or_other of
@@ -1346,12 +1333,12 @@ static void numa_sums_take(struct numa_sums *s)
 static bool numa_alloc_counted(struct held *h, int nid, int expect,
 			       enum numa_stat_item hit_or_miss, enum numa_stat_item local_or_other)
 {
-	struct numa_sums then, now;
+	struct numa_counts then, now;
 	struct page *page;
 
-	numa_sums_take(&then);
+	numa_counts_take(&then);
 	page = alloc_pages_node(nid, GFP_KERNEL, 0);
-	numa_sums_take(&now);
+	numa_counts_take(&now);
 	if (!page || page_to_nid(page) != expect)
 		return false;
 	hold(h, page, 0);
@@ -1378,12 +1365,19 @@ HOST_TEST(numa_fallback_follows_the_slit_and_is_counted)
 	static const struct host_range ram[] = {
 		{ 1 * MiB, 23 * MiB, 0 }, { 4 * GiB, 8 * MiB, 1 }, { 4 * GiB + 8 * MiB, 8 * MiB, 2 },
 	};
+	unsigned long miss[3], foreign[3], misses, foreigns;
 	struct held h = { 0 };
 
 	buddy_check_failures = 0;
 	host_set_distances(3, three_node_slit);
 	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 2);
 	set_cpu_numa_node(1, 1);
+	for (int nid = 0; nid < 3; nid++) {
+		miss[nid] = sum_zone_numa_event_state(nid, NUMA_MISS);
+		foreign[nid] = sum_zone_numa_event_state(nid, NUMA_FOREIGN);
+	}
+	misses = global_numa_event_state(NUMA_MISS);
+	foreigns = global_numa_event_state(NUMA_FOREIGN);
 	CHECK(nr_node_ids == 3);
 	CHECK(node_distance(0, 0) == 10 && node_distance(0, 1) == 30 && node_distance(0, 2) == 15);
 	CHECK(node_distance(1, 2) == 20 && node_distance(2, 1) == 20);
@@ -1417,6 +1411,14 @@ HOST_TEST(numa_fallback_follows_the_slit_and_is_counted)
 	host_set_cpu(0);
 	CHECK(alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE | __GFP_NORETRY | __GFP_NOWARN,
 			       0) == NULL);
+	/* the sums over both CPUs: per node, and over the nodes (what vmstat shows) */
+	CHECK(sum_zone_numa_event_state(0, NUMA_MISS) == miss[0]);
+	CHECK(sum_zone_numa_event_state(1, NUMA_MISS) == miss[1] + 2);
+	CHECK(sum_zone_numa_event_state(2, NUMA_MISS) == miss[2] + 2);
+	CHECK(sum_zone_numa_event_state(0, NUMA_FOREIGN) == foreign[0] + 3);
+	CHECK(sum_zone_numa_event_state(2, NUMA_FOREIGN) == foreign[2] + 1);
+	CHECK(global_numa_event_state(NUMA_MISS) == misses + 4);
+	CHECK(global_numa_event_state(NUMA_FOREIGN) == foreigns + 4);
 	release_all(&h);
 	CHECK(buddy_check_consistency() == 0);
 
