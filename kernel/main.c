@@ -29,6 +29,7 @@
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/power.h"
 #include "arch/x86_64/serial.h"
+#include "arch/x86_64/slit.h"
 #include "arch/x86_64/srat.h"
 #include "lib/vsprintf.h"
 #include "kunit/test.h"
@@ -158,6 +159,7 @@ void kmain(u32 magic, u32 info)
 	memblock_setup();
 	acpi_init();
 	srat_parse(numa_memory_range);
+	slit_parse(numa_set_distance);
 	prefill_possible_map();
 	mm_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));

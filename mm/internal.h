@@ -255,6 +255,7 @@ unsigned long vmalloc_lazy_pages(unsigned long *max);
 /* mm/mm_init.c */
 void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn);
 void sparse_reset(void);
+void numa_reset_distance(void);
 void mm_core_init(void);
 
 #endif

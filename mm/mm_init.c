@@ -1,12 +1,16 @@
 /*
  * mm/mm_init.c - from memblock's list of ranges to working buddy allocators.
  *
- * Three steps, in this order (mm_core_init()):
+ * Four steps, in this order (mm_core_init()):
  *   1. free_area_init(): give every page frame its struct page (reserved
  *      for now, tagged with its node and zone) and size every node's zones;
  *   2. memblock_free_all(): hand every RAM page that memblock did not
  *      reserve to the buddy allocator, in the largest aligned blocks that fit;
- *   3. setup_per_zone_wmarks(): derive each zone's watermarks and reserves
+ *   3. build_all_zonelists(): for every node, the order in which an
+ *      allocation tries the zones: the node's own, then the other nodes',
+ *      nearest first by node_distance() (the SLIT's figures, given to
+ *      numa_set_distance() before all this);
+ *   4. setup_per_zone_wmarks(): derive each zone's watermarks and reserves
  *      from its size, and size the per-CPU lists.
  *
  * Which page frames have a struct page at all is recorded per "section" of
@@ -32,6 +36,8 @@ unsigned long max_pfn;
 unsigned long totalram_pages;
 unsigned long reserved_pages;
 DEFINE_PER_CPU(int, numa_node);	/* each CPU's node (Linux's numa_node) */
+/* The SLIT's distances; 0 where none was given (node_distance() has the defaults) */
+static u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];
 unsigned long section_present[NR_MEM_SECTIONS / 64];
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
@@ -63,6 +69,49 @@ void set_cpu_numa_node(unsigned int cpu, int nid)
 {
 	if (cpu < NR_CPUS && cpu_possible(cpu) && nid >= 0 && nid < MAX_NUMNODES)
 		per_cpu(numa_node, cpu) = nid;
+}
+
+/**
+ * numa_set_distance - record the firmware's distance from node @from to node @to
+ * @from: node of the CPU
+ * @to: node of the memory
+ * @distance: LOCAL_DISTANCE (10) for a node to itself, more for others
+ *
+ * Called for each pair of nodes the ACPI SLIT names, before mm_core_init()
+ * builds the zonelists from them (arch/x86_64/slit.c has checked the whole
+ * table).  A node id or distance out of range is reported and ignored.
+ * Context: boot.
+ */
+void numa_set_distance(int from, int to, int distance)
+{
+	if (from < 0 || from >= MAX_NUMNODES || to < 0 || to >= MAX_NUMNODES ||
+	    distance < LOCAL_DISTANCE || distance > 255) {
+		pr_warn("NUMA: invalid distance parameter, from=%d to=%d distance=%d; ignored\n",
+			from, to, distance);
+		return;
+	}
+	numa_distance[from][to] = (u8)distance;
+}
+
+/** numa_reset_distance - forget the SLIT's distances (host tests boot many machines) */
+void numa_reset_distance(void)
+{
+	memset(numa_distance, 0, sizeof(numa_distance));
+}
+
+/**
+ * node_distance - how far memory of node @to is from a CPU of node @from
+ *
+ * Return: the SLIT's figure, else LOCAL_DISTANCE (10) for a node to
+ * itself and REMOTE_DISTANCE (20) between two nodes, as Linux (also for
+ * node ids the table cannot hold).
+ */
+int node_distance(int from, int to)
+{
+	if ((unsigned int)from < MAX_NUMNODES && (unsigned int)to < MAX_NUMNODES &&
+	    numa_distance[from][to])
+		return numa_distance[from][to];
+	return from == to ? LOCAL_DISTANCE : REMOTE_DISTANCE;
 }
 
 static enum zone_type pfn_zone(unsigned long pfn)
@@ -223,6 +272,105 @@ void memblock_free_all(void)
 	reserved_pages = (memblock_phys_mem_size() >> PAGE_SHIFT) - totalram_pages;
 }
 
+/* Does node @nid have memory for the buddy allocator?  (Linux: N_MEMORY) */
+static bool node_has_memory(int nid)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		if (zone_populated(&NODE_DATA(nid)->node_zones[z]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The node that @node falls back to next: of the nodes with memory not yet
+ * @used, the nearest, and of equally near ones the lowest id; -1 when none
+ * is left.  Linux's find_next_best_node() also spreads the nodes that are
+ * equally near over the others' lists and prefers nodes without CPUs; here
+ * the order is the SLIT's, plainly.
+ */
+static int find_next_best_node(int node, bool used[MAX_NUMNODES])
+{
+	int best = -1, nid;
+
+	for_each_node(nid) {
+		if (used[nid] || !node_has_memory(nid))
+			continue;
+		if (best < 0 || node_distance(node, nid) < node_distance(node, best))
+			best = nid;
+	}
+	if (best >= 0)
+		used[best] = true;
+	return best;
+}
+
+/* Add @pgdat's zones that have memory to @zonerefs, highest first; return how many. */
+static int build_zonerefs_node(pg_data_t *pgdat, struct zoneref *zonerefs)
+{
+	int nr = 0;
+
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (zone_populated(zone))
+			zonerefs[nr++] = (struct zoneref){ .zone = zone, .zone_idx = z };
+	}
+	return nr;
+}
+
+/*
+ * Node @nid's two zonelists: every node's zones in @nid's fallback order
+ * (the node itself first, even if it has no memory, then the nearest), and
+ * its own zones alone, for __GFP_THISNODE.  Returns the fallback order in
+ * @node_order and its length.
+ */
+static int build_zonelists(int nid, int node_order[MAX_NUMNODES])
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	struct zoneref *zonerefs = pgdat->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+	bool used[MAX_NUMNODES] = { false };
+	int nr_nodes = 1, next;
+
+	node_order[0] = nid;
+	used[nid] = true;
+	while ((next = find_next_best_node(nid, used)) >= 0)
+		node_order[nr_nodes++] = next;
+	for (int i = 0; i < nr_nodes; i++)
+		zonerefs += build_zonerefs_node(NODE_DATA(node_order[i]), zonerefs);
+	*zonerefs = (struct zoneref){ .zone = NULL, .zone_idx = 0 };
+
+	zonerefs = pgdat->node_zonelists[ZONELIST_NOFALLBACK]._zonerefs;
+	zonerefs += build_zonerefs_node(pgdat, zonerefs);
+	*zonerefs = (struct zoneref){ .zone = NULL, .zone_idx = 0 };
+	return nr_nodes;
+}
+
+/**
+ * build_all_zonelists - every node's zonelists, from the node distances
+ *
+ * For every possible node id, not only those with memory: a CPU may sit on
+ * a node that has none (its id may even be nr_node_ids or more), and its
+ * allocations then start at the nearest node that has.  With more than one
+ * node, each node's order is printed as Linux prints it.
+ * Context: boot, after memblock_free_all() (a zone is listed only if it
+ * has memory).
+ */
+void build_all_zonelists(void)
+{
+	int node_order[MAX_NUMNODES];
+
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		int nr = build_zonelists(nid, node_order);
+
+		if (nr_node_ids < 2 || nid >= (int)nr_node_ids)
+			continue;
+		printk(KERN_INFO "Fallback order for Node %d:", nid);
+		for (int i = 0; i < nr; i++)
+			printk(KERN_CONT " %d", node_order[i]);
+		printk(KERN_CONT "\n");
+	}
+}
+
 static unsigned long int_sqrt(unsigned long x)
 {
 	unsigned long r = 0;
@@ -302,6 +450,7 @@ void mm_core_init(void)
 
 	free_area_init();
 	memblock_free_all();
+	build_all_zonelists();
 	setup_per_zone_wmarks();
 	pr_info("Memory: %luK/%luK available (%luK reserved), %u node%s\n",
 		totalram_pages * (PAGE_SIZE / 1024), ram * (PAGE_SIZE / 1024),

@@ -8,6 +8,12 @@
  *   ZONE_NORMAL  everything else
  * Each zone has its own buddy allocator (free_area[order]), its own lock,
  * its own watermarks and a per-CPU cache of single free pages.
+ *
+ * Nodes are not equally far apart: node_distance(a, b) is the firmware's
+ * figure (the ACPI SLIT; 10 local, 20 remote without one).  Each node has
+ * a zonelist, built once at boot: its own zones, then the other nodes'
+ * zones, nearest node first.  An allocation walks its preferred node's
+ * zonelist and takes the first zone that can give the block.
  */
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
@@ -16,6 +22,8 @@
 #include "kernel/config.h"
 
 #define MAX_NUMNODES	8
+#define LOCAL_DISTANCE	10	/* node_distance(n, n) without a SLIT */
+#define REMOTE_DISTANCE	20	/* node_distance(a, b) without a SLIT */
 
 enum zone_type {
 	ZONE_DMA,
@@ -68,8 +76,33 @@ struct zone {
 	struct per_cpu_pages *per_cpu_pageset;	/* alloc_percpu(): one list per CPU */
 };
 
+/*
+ * The zones an allocation may try, in order (Linux's zonelist).  Each entry
+ * carries its zone's index, so that the walk skips zones above what the
+ * gfp allows (a __GFP_DMA32 allocation passes over Normal) without
+ * touching the zone itself.  Only zones with memory are listed; a NULL
+ * zone (index 0) ends the list.
+ */
+struct zoneref {
+	struct zone *zone;
+	int zone_idx;
+};
+
+#define MAX_ZONES_PER_ZONELIST	(MAX_NUMNODES * MAX_NR_ZONES)
+
+struct zonelist {
+	struct zoneref _zonerefs[MAX_ZONES_PER_ZONELIST + 1];
+};
+
+enum {
+	ZONELIST_FALLBACK,	/* this node's zones, then every other node's, nearest first */
+	ZONELIST_NOFALLBACK,	/* this node's zones only: __GFP_THISNODE */
+	MAX_ZONELISTS
+};
+
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelists[MAX_ZONELISTS];
 	int node_id;
 	unsigned long node_start_pfn;
 	unsigned long node_spanned_pages;
@@ -121,24 +154,34 @@ static inline struct zone *page_zone(const struct page *page)
 	return &node_data[page_to_nid(page)].node_zones[page_zonenum(page)];
 }
 
-/* Free pages in @zone, counting its per-CPU lists too. */
-unsigned long zone_free_pages(const struct zone *zone);
-bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
-		       int highest_zoneidx, unsigned int alloc_flags);
+/* Each CPU's node (Linux's numa_node), set from the SRAT at boot */
 DECLARE_PER_CPU(int, numa_node);
 
-/* numa_node_id - the NUMA node of the calling CPU (one %gs load) */
+/* The NUMA node of the calling CPU: one instruction. */
 static inline int numa_node_id(void)
 {
 	return this_cpu_read(numa_node);
 }
+
+static inline int cpu_to_node(unsigned int cpu)
+{
+	return per_cpu(numa_node, cpu);
+}
+
+/* Free pages in @zone, counting its per-CPU lists too. */
+unsigned long zone_free_pages(const struct zone *zone);
+bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
+		       int highest_zoneidx, unsigned int alloc_flags);
 void set_cpu_numa_node(unsigned int cpu, int nid);
+void numa_set_distance(int from, int to, int distance);
+int node_distance(int from, int to);
 void mm_init(void);
 void drain_local_pages(void *unused);
 
 /* Set-up, called once in order by mm_init (see mm/mm_init.c) */
 void free_area_init(void);
 void memblock_free_all(void);
+void build_all_zonelists(void);
 void setup_per_zone_wmarks(void);
 
 #endif

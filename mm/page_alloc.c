@@ -355,37 +355,69 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 static struct page *try_zone(struct zone *zone, unsigned int order, int highest,
 			     unsigned int alloc_flags)
 {
-	unsigned long mark;
+	unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 
-	if (!zone_populated(zone))
-		return NULL;
-	mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 	if (!zone_watermark_ok(zone, order, mark, highest, alloc_flags))
 		return NULL;
 	return rmqueue(zone, order);
 }
 
+/* The zones an allocation on @nid may try: only @nid's own for __GFP_THISNODE (Linux's name). */
+static struct zonelist *node_zonelist(int nid, gfp_t gfp)
+{
+	return &NODE_DATA(nid)->node_zonelists[gfp & __GFP_THISNODE ? ZONELIST_NOFALLBACK :
+								      ZONELIST_FALLBACK];
+}
+
+/* The first zone at or after @z that the allocation may use (index <= @highest), or the end. */
+static struct zoneref *next_zones_zonelist(struct zoneref *z, int highest)
+{
+	while (z->zone_idx > highest)
+		z++;
+	return z;
+}
+
 /*
- * Walk the zones an allocation may use, best first: the preferred node's
- * zones from the highest allowed down (so DMA memory is used last), then
- * the other nodes' (unless __GFP_THISNODE).
+ * Count an allocation that @preferred's zonelist served from @zone, as
+ * Linux's zone_statistics(): a hit if it stayed on the preferred node, else
+ * a miss here and a foreign there; local or other by the allocating CPU.
+ */
+static void zone_statistics(const struct zone *preferred, const struct zone *zone)
+{
+	int nid = zone->node;
+
+	if (likely(nid == preferred->node)) {
+		count_numa_event(nid, NUMA_HIT);
+	} else {
+		count_numa_event(nid, NUMA_MISS);
+		count_numa_event(preferred->node, NUMA_FOREIGN);
+	}
+	if (likely(nid == numa_node_id()))
+		count_numa_event(nid, NUMA_LOCAL);
+	else
+		count_numa_event(nid, NUMA_OTHER);
+}
+
+/*
+ * Walk the preferred node's zonelist (mm/mm_init.c built it at boot): its
+ * zones from the highest the gfp allows down (so DMA memory is used last),
+ * then the other nodes', nearest first, unless __GFP_THISNODE.  The first
+ * usable zone is the "preferred zone" the NUMA counters compare with.
  */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					   unsigned int alloc_flags, int preferred_nid)
 {
-	enum zone_type highest = gfp_zone(gfp);
+	int highest = (int)gfp_zone(gfp);
+	struct zoneref *z = next_zones_zonelist(node_zonelist(preferred_nid, gfp)->_zonerefs,
+						highest);
+	const struct zone *preferred = z->zone;
 
-	for (unsigned int n = 0; n < nr_node_ids; n++) {
-		int nid = (preferred_nid + (int)n) % (int)nr_node_ids;
+	for (; z->zone; z = next_zones_zonelist(z + 1, highest)) {
+		struct page *page = try_zone(z->zone, order, highest, alloc_flags);
 
-		if (n && (gfp & __GFP_THISNODE))
-			break;
-		for (int z = (int)highest; z >= 0; z--) {
-			struct page *page = try_zone(&NODE_DATA(nid)->node_zones[z], order,
-						     (int)highest, alloc_flags);
-
-			if (page)
-				return page;
+		if (page) {
+			zone_statistics(preferred, z->zone);
+			return page;
 		}
 	}
 	return NULL;

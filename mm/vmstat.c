@@ -1,7 +1,8 @@
 /*
  * mm/vmstat.c - counters, and the monitor commands that show the allocator.
  *
- *   vmstat      every event counter, summed over CPUs (Linux's /proc/vmstat)
+ *   vmstat      every event counter, summed over CPUs (Linux's /proc/vmstat),
+ *               and the numa_* counters summed over the nodes as well
  *   buddyinfo   free blocks per order per zone (Linux's /proc/buddyinfo)
  *   zoneinfo    each zone's span, watermarks, reserves and free pages
  *   meminfo     RAM, free, reserved and what the struct pages cost
@@ -48,6 +49,14 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[NR_TLB_LOCAL_FLUSH_ONE] = "nr_tlb_local_flush_one",
 };
 
+const char *const numa_event_names[NR_VM_NUMA_EVENT_ITEMS] = {
+	[NUMA_HIT] = "numa_hit",
+	[NUMA_MISS] = "numa_miss",
+	[NUMA_FOREIGN] = "numa_foreign",
+	[NUMA_LOCAL] = "numa_local",
+	[NUMA_OTHER] = "numa_other",
+};
+
 /**
  * all_vm_events - every counter, summed over all CPUs
  * @buf: NR_VM_EVENT_ITEMS values
@@ -82,6 +91,39 @@ unsigned long global_vm_event(enum vm_event_item item)
 	return sum;
 }
 
+/** cpu_numa_event - one NUMA counter of node @node as CPU @cpu counted it */
+unsigned long cpu_numa_event(unsigned int cpu, int node, enum numa_stat_item item)
+{
+	return READ_ONCE(per_cpu(vm_event_states, cpu).numa_event[item][node]);
+}
+
+/**
+ * sum_zone_numa_event_state - one NUMA counter of node @node, summed over all CPUs
+ *
+ * Linux's name: Linux counts per zone and sums the node's zones (its
+ * numastat file); this kernel counts per node directly.
+ * Context: any.  Not a snapshot: other CPUs keep counting.
+ */
+unsigned long sum_zone_numa_event_state(int node, enum numa_stat_item item)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += cpu_numa_event(cpu, node, item);
+	return sum;
+}
+
+/** global_numa_event_state - one NUMA counter summed over every node and CPU (/proc/vmstat) */
+unsigned long global_numa_event_state(enum numa_stat_item item)
+{
+	unsigned long sum = 0;
+
+	for (int node = 0; node < MAX_NUMNODES; node++)
+		sum += sum_zone_numa_event_state(node, item);
+	return sum;
+}
+
 static int cmd_vmstat(int argc, char **argv)
 {
 	unsigned long events[NR_VM_EVENT_ITEMS];
@@ -90,6 +132,8 @@ static int cmd_vmstat(int argc, char **argv)
 	(void)argv;
 	all_vm_events(events);
 	printk("nr_free_pages %lu\n", nr_free_pages());
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+		printk("%s %lu\n", numa_event_names[i], global_numa_event_state(i));
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		printk("%s %lu\n", vm_event_names[i], events[i]);
 	return 0;

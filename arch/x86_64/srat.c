@@ -36,13 +36,27 @@ static u32 get_u32(const u8 *p)
 	return v;
 }
 
-/* The node id for proximity domain @pxm, allocating the next one; -1 if too many. */
-static int pxm_to_node(u32 pxm)
+/**
+ * pxm_to_node - the node id the SRAT gave proximity domain @pxm
+ *
+ * Return: the node id, or NUMA_NO_NODE (-1) if the SRAT did not name @pxm.
+ */
+int pxm_to_node(u32 pxm)
 {
 	for (int i = 0; i < nr_nodes; i++) {
 		if (pxm_of_node[i] == pxm)
 			return i;
 	}
+	return -1;
+}
+
+/* The node id for proximity domain @pxm, numbering a new one if needed (Linux's name). */
+static int acpi_map_pxm_to_node(u32 pxm)
+{
+	int nid = pxm_to_node(pxm);
+
+	if (nid >= 0)
+		return nid;
 	if (nr_nodes == MAX_PXM) {
 		pr_warn("SRAT: more than %d proximity domains; %u is folded into node 0\n",
 			MAX_PXM, pxm);
@@ -54,7 +68,7 @@ static int pxm_to_node(u32 pxm)
 
 static void add_cpu(u32 apic_id, u32 pxm)
 {
-	int nid = pxm_to_node(pxm);
+	int nid = acpi_map_pxm_to_node(pxm);
 
 	if (nr_apic_nodes < MAX_APIC_NODES)
 		apic_nodes[nr_apic_nodes++] = (typeof(apic_nodes[0])){ apic_id, nid };
@@ -87,7 +101,7 @@ int srat_parse(srat_memory_fn memory)
 		} else if (p[0] == SRAT_MEMORY && p[1] >= 40 && (get_u32(p + 28) & SRAT_ENABLED)) {
 			u64 base = get_u32(p + 8) | ((u64)get_u32(p + 12) << 32);
 			u64 len = get_u32(p + 16) | ((u64)get_u32(p + 20) << 32);
-			int nid = pxm_to_node(get_u32(p + 2));
+			int nid = acpi_map_pxm_to_node(get_u32(p + 2));
 
 			pr_info("SRAT: Node %d PXM %u [mem %#018llx-%#018llx]\n", nid,
 				get_u32(p + 2), (unsigned long long)base,

@@ -15,5 +15,6 @@ typedef void (*srat_memory_fn)(u64 start, u64 end, int nid);
 
 int srat_parse(srat_memory_fn memory);
 int srat_apic_to_node(u32 apic_id);
+int pxm_to_node(u32 pxm);
 
 #endif

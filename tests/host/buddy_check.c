@@ -509,12 +509,17 @@ void model_init(struct bmodel *m)
 	buddy_snapshot_take(&m->start);
 }
 
-/* Did the allocator leave anything an unrestricted allocation could have had? */
-static bool could_allocate(gfp_t gfp, unsigned int order)
+/*
+ * Did the allocator leave anything an unrestricted allocation could have
+ * had?  On every node, or on @thisnode only (-1: every node).
+ */
+static bool could_allocate(gfp_t gfp, unsigned int order, int thisnode)
 {
 	int nid;
 
 	for_each_node(nid) {
+		if (thisnode >= 0 && nid != thisnode)
+			continue;
 		for (int z = 0; z <= (int)gfp_highest_zone(gfp); z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
@@ -529,6 +534,83 @@ static bool could_allocate(gfp_t gfp, unsigned int order)
 		}
 	}
 	return false;
+}
+
+/* Does node @nid have a zone that @gfp may use? */
+static bool node_can_serve(int nid, gfp_t gfp)
+{
+	for (int z = 0; z <= (int)gfp_highest_zone(gfp); z++) {
+		if (zone_populated(&NODE_DATA(nid)->node_zones[z]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The node the numa_* counters call preferred, worked out from the
+ * distances rather than read from the zonelists: @nid if it has a zone
+ * @gfp may use (or if __GFP_THISNODE allows no other), else the nearest
+ * node that has (the lowest id among equals), as Linux's preferred zone;
+ * -1 if no node has.
+ */
+static int preferred_node(int nid, gfp_t gfp)
+{
+	int best = -1, other;
+
+	if ((gfp & __GFP_THISNODE) || node_can_serve(nid, gfp))
+		return nid;
+	for_each_node(other) {
+		if (node_can_serve(other, gfp) &&
+		    (best < 0 || node_distance(nid, other) < node_distance(nid, best)))
+			best = other;
+	}
+	return best;
+}
+
+void numa_counts_take(struct numa_counts *n)
+{
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
+		for (int nid = 0; nid < MAX_NUMNODES; nid++)
+			n->c[i][nid] = cpu_numa_event(smp_processor_id(), nid, i);
+	}
+}
+
+/*
+ * After an allocation that asked for node @nid (NUMA_NO_NODE already
+ * replaced by this CPU's) and got @page (or NULL), the numa_* counters moved exactly as Linux's
+ * zone_statistics() moves them, and __GFP_THISNODE stayed on its node.
+ */
+static void check_numa(const struct numa_counts *then, int nid, gfp_t gfp, unsigned int order,
+		       struct page *page)
+{
+	struct numa_counts want = *then, now;
+	int preferred = preferred_node(nid, gfp);
+
+	numa_counts_take(&now);
+	if (page) {
+		int got = page_to_nid(page);
+
+		if ((gfp & __GFP_THISNODE) && got != preferred)
+			check_fail("__GFP_THISNODE alloc for node %d (order %u) got node %d", nid,
+				   order, got);
+		if (got == preferred) {
+			want.c[NUMA_HIT][got]++;
+		} else {
+			want.c[NUMA_MISS][got]++;
+			want.c[NUMA_FOREIGN][preferred]++;
+		}
+		want.c[got == numa_node_id() ? NUMA_LOCAL : NUMA_OTHER][got]++;
+	}
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
+		for (int n = 0; n < MAX_NUMNODES; n++) {
+			if (now.c[i][n] != want.c[i][n])
+				check_fail("alloc for node %d (cpu %u, gfp %#x, order %u, %s): "
+					   "%s of node %d moved by %ld, expected %ld", nid,
+					   smp_processor_id(), gfp, order, page ? "done" : "failed",
+					   numa_event_names[i], n, (long)(now.c[i][n] - then->c[i][n]),
+					   (long)(want.c[i][n] - then->c[i][n]));
+		}
+	}
 }
 
 /* Unexpected "BUG:" or "WARNING:" lines since @pos? */
@@ -628,25 +710,33 @@ static void check_semantics(struct bmodel *m, gfp_t gfp, unsigned int order, boo
 			   m->victim_pages);
 }
 
-struct page *model_alloc(struct bmodel *m, gfp_t gfp, unsigned int order)
+struct page *model_alloc_node(struct bmodel *m, int nid, gfp_t gfp, unsigned int order)
 {
 	unsigned long before = nr_free_pages(), freed = m->pages_freed;
 	unsigned long stalls = global_vm_event(ALLOCSTALL), kills = global_vm_event(OOM_KILL);
 	unsigned long pos = printk_log_pos();
+	struct numa_counts numa;
 	struct page *page;
+	int thisnode;
 
 	if (buddy_check_failures)
 		return NULL;
-	page = alloc_pages(gfp, order);
+	/* reclaim frees pages, it does not allocate: only this allocation is counted */
+	numa_counts_take(&numa);
+	page = alloc_pages_node(nid, gfp, order);
 	check_log(pos, "alloc_pages");
 	check_semantics(m, gfp, order, page, stalls, kills, freed);
+	if (nid == NUMA_NO_NODE)
+		nid = numa_node_id();
+	check_numa(&numa, nid, gfp, order, page);
+	thisnode = gfp & __GFP_THISNODE ? nid : -1;
 	freed = m->pages_freed - freed;
 	if (!page) {
 		m->fails++;
 		if (nr_free_pages() != before + freed)
 			check_fail("failed alloc changed nr_free_pages: %lu -> %lu (+%lu reclaimed)",
 				   before, nr_free_pages(), freed);
-		if ((gfp & __GFP_MEMALLOC) && could_allocate(gfp, order))
+		if ((gfp & __GFP_MEMALLOC) && could_allocate(gfp, order, thisnode))
 			check_fail("__GFP_MEMALLOC order %u gfp %#x failed with memory free", order, gfp);
 		return NULL;
 	}
@@ -655,6 +745,11 @@ struct page *model_alloc(struct bmodel *m, gfp_t gfp, unsigned int order)
 			   nr_free_pages(), freed);
 	record_block(m, page_to_pfn(page), order, gfp);
 	return page;
+}
+
+struct page *model_alloc(struct bmodel *m, gfp_t gfp, unsigned int order)
+{
+	return model_alloc_node(m, NUMA_NO_NODE, gfp, order);
 }
 
 void *model_alloc_exact(struct bmodel *m, size_t size, gfp_t gfp)

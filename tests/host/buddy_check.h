@@ -14,7 +14,8 @@
  *       each filled with a pattern derived from its pfn, checked on free;
  *       a test shrinker ("cache") and a test OOM victim that hold live
  *       blocks and free them when reclaim or the OOM killer asks, so the
- *       retry rules of docs/design.md are checked on every allocation.
+ *       retry rules of docs/design.md are checked on every allocation, and
+ *       so are the numa_* counters (as Linux's zone_statistics()).
  *
  * Failures are printed and counted in buddy_check_failures; the model
  * stops doing anything once a failure is recorded.
@@ -25,6 +26,7 @@
 #include "mm/internal.h"
 #include "mm/oom.h"
 #include "mm/shrinker.h"
+#include "mm/vmstat.h"
 
 extern unsigned long buddy_check_failures;
 
@@ -50,6 +52,13 @@ void buddy_snapshot_free(struct buddy_snapshot *s);
 
 /* The zone an allocation with @gfp may use at most (ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL). */
 unsigned int gfp_highest_zone(gfp_t gfp);
+
+/* The current CPU's numa_* counters, [item][node] (mm/vmstat.h) */
+struct numa_counts {
+	unsigned long c[NR_VM_NUMA_EVENT_ITEMS][MAX_NUMNODES];
+};
+
+void numa_counts_take(struct numa_counts *n);
 
 /* Give every per-CPU list this batch (and high = 6 * batch), as a sysctl would. */
 void buddy_set_pcp_batch(int batch);
@@ -91,6 +100,8 @@ struct bmodel {
 void model_init(struct bmodel *m);
 /* alloc_pages(@gfp, @order) with every check; returns the page or NULL. */
 struct page *model_alloc(struct bmodel *m, gfp_t gfp, unsigned int order);
+/* The same on node @nid (checking the numa_* counters and __GFP_THISNODE as well). */
+struct page *model_alloc_node(struct bmodel *m, int nid, gfp_t gfp, unsigned int order);
 /* alloc_pages_exact(@size, @gfp): each page becomes an order-0 block. */
 void *model_alloc_exact(struct bmodel *m, size_t size, gfp_t gfp);
 /* Free live block @idx, checking its pattern; @how picks __free_pages / free_pages / free_pages_exact. */

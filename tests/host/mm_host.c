@@ -28,6 +28,8 @@ bool host_printk_quiet;
 
 struct host_range host_ram[16], host_reserved[16];
 int host_nr_ram, host_nr_reserved;
+static u8 next_distances[MAX_NUMNODES * MAX_NUMNODES];	/* for the next machine only */
+static int next_nr_distances;
 
 /* ---------------------------------------------------------------- the fake machine */
 
@@ -123,6 +125,27 @@ static bool same_ranges(const struct host_range *a, int na, const struct host_ra
 	return true;
 }
 
+void host_set_distances(int nr_nodes, const u8 *distance)
+{
+	if (nr_nodes < 1 || nr_nodes > MAX_NUMNODES) {
+		fprintf(stderr, "mm_host: bad distance table\n");
+		abort();
+	}
+	memcpy(next_distances, distance, (size_t)(nr_nodes * nr_nodes));
+	next_nr_distances = nr_nodes;
+}
+
+/* What kmain does with the SLIT: the distances, before the zonelists are built. */
+static void host_apply_distances(void)
+{
+	numa_reset_distance();
+	for (int from = 0; from < next_nr_distances; from++) {
+		for (int to = 0; to < next_nr_distances; to++)
+			numa_set_distance(from, to, next_distances[from * next_nr_distances + to]);
+	}
+	next_nr_distances = 0;
+}
+
 void host_machine_init(const struct host_range *ram, int nr_ram,
 		       const struct host_range *reserved, int nr_reserved,
 		       unsigned int nr_cpus)
@@ -177,6 +200,7 @@ void host_machine_init(const struct host_range *ram, int nr_ram,
 	host_in_interrupt = 0;
 	host_percpu_reset();
 	set_page_poisoning(false);
+	host_apply_distances();
 	mm_core_init();
 }
 

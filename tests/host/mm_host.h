@@ -229,12 +229,23 @@ struct host_range {
  * @nr_cpus: online CPUs (1..NR_CPUS)
  *
  * Discards the previous machine's memory, resets memblock and the present
- * sections, backs RAM and its struct pages, then runs mm_core_init().
+ * sections, backs RAM and its struct pages, then runs mm_core_init() with
+ * the distances host_set_distances() gave (else the defaults).
  * Poisoning is turned off and the CPU is 0.
  */
 void host_machine_init(const struct host_range *ram, int nr_ram,
 		       const struct host_range *reserved, int nr_reserved,
 		       unsigned int nr_cpus);
+
+/*
+ * host_set_distances - give the next host_machine_init() a SLIT
+ * @nr_nodes: the table is @nr_nodes x @nr_nodes
+ * @distance: distance[from * @nr_nodes + to]
+ *
+ * Only the next machine has these distances; every other one has the
+ * defaults (10 local, 20 remote), as a machine without a SLIT.
+ */
+void host_set_distances(int nr_nodes, const u8 *distance);
 
 /*
  * The standard machine: RAM from 0 to 31 MiB with the first MiB reserved

@@ -1308,6 +1308,128 @@ HOST_TEST(numa_nodes_prefer_their_memory_and_thisnode_stays)
 	CHECK(buddy_check_failures == 0);
 }
 
+static const u8 three_node_slit[] = { 10, 30, 15, 30, 10, 20, 15, 20, 10 };
+
+/* The nodes of @nid's zonelist, in order, each once: "021" for 0, then 2, then 1. */
+static const char *zonelist_nodes(int nid, int which)
+{
+	static char buf[MAX_NUMNODES + 1];
+	const struct zoneref *z = NODE_DATA(nid)->node_zonelists[which]._zonerefs;
+	int n = 0;
+
+	for (; z->zone; z++) {
+		if (!n || buf[n - 1] != '0' + z->zone->node)
+			buf[n++] = (char)('0' + z->zone->node);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+/*
+ * Allocate one page preferring @nid on the current CPU: it must come from
+ * @expect, and exactly the counters @hit_or_miss and @local_or_other of
+ * @expect (and foreign of @nid after a miss) must have moved, by one.
+ */
+static bool numa_alloc_counted(struct held *h, int nid, int expect,
+			       enum numa_stat_item hit_or_miss, enum numa_stat_item local_or_other)
+{
+	struct numa_counts then, now;
+	struct page *page;
+
+	numa_counts_take(&then);
+	page = alloc_pages_node(nid, GFP_KERNEL, 0);
+	numa_counts_take(&now);
+	if (!page || page_to_nid(page) != expect)
+		return false;
+	hold(h, page, 0);
+	then.c[hit_or_miss][expect]++;
+	then.c[local_or_other][expect]++;
+	if (hit_or_miss == NUMA_MISS)
+		then.c[NUMA_FOREIGN][nid]++;
+	return !memcmp(&then, &now, sizeof(now));
+}
+
+/* Take node @nid's every page. */
+static void fill_node(struct held *h, int nid)
+{
+	struct page *page;
+
+	while ((page = alloc_pages_node(nid, GFP_NOWAIT | __GFP_MEMALLOC | __GFP_THISNODE |
+					   __GFP_NOWARN, 0)))
+		hold(h, page, 0);
+}
+
+HOST_TEST(numa_fallback_follows_the_slit_and_is_counted)
+{
+	/* three nodes: node 0 has the low memory (DMA and DMA32), 1 and 2 8 MiB of Normal each */
+	static const struct host_range ram[] = {
+		{ 1 * MiB, 23 * MiB, 0 }, { 4 * GiB, 8 * MiB, 1 }, { 4 * GiB + 8 * MiB, 8 * MiB, 2 },
+	};
+	unsigned long miss[3], foreign[3], misses, foreigns;
+	struct held h = { 0 };
+
+	buddy_check_failures = 0;
+	host_set_distances(3, three_node_slit);
+	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 2);
+	set_cpu_numa_node(1, 1);
+	for (int nid = 0; nid < 3; nid++) {
+		miss[nid] = sum_zone_numa_event_state(nid, NUMA_MISS);
+		foreign[nid] = sum_zone_numa_event_state(nid, NUMA_FOREIGN);
+	}
+	misses = global_numa_event_state(NUMA_MISS);
+	foreigns = global_numa_event_state(NUMA_FOREIGN);
+	CHECK(nr_node_ids == 3);
+	CHECK(node_distance(0, 0) == 10 && node_distance(0, 1) == 30 && node_distance(0, 2) == 15);
+	CHECK(node_distance(1, 2) == 20 && node_distance(2, 1) == 20);
+	/* nearest first, not the next id */
+	CHECK_STREQ(zonelist_nodes(0, ZONELIST_FALLBACK), "021");
+	CHECK_STREQ(zonelist_nodes(1, ZONELIST_FALLBACK), "120");
+	CHECK_STREQ(zonelist_nodes(2, ZONELIST_FALLBACK), "201");
+	CHECK_STREQ(zonelist_nodes(2, ZONELIST_NOFALLBACK), "2");
+	/* a node's own zones from the highest down: node 0 has DMA32 and DMA */
+	CHECK(NODE_DATA(0)->node_zonelists[ZONELIST_FALLBACK]._zonerefs[0].zone_idx == ZONE_DMA32);
+	CHECK(NODE_DATA(0)->node_zonelists[ZONELIST_FALLBACK]._zonerefs[1].zone_idx == ZONE_DMA);
+
+	/* CPU 0 is on node 0, CPU 1 on node 1 */
+	CHECK(numa_alloc_counted(&h, 0, 0, NUMA_HIT, NUMA_LOCAL));
+	CHECK(numa_alloc_counted(&h, NUMA_NO_NODE, 0, NUMA_HIT, NUMA_LOCAL));
+	CHECK(numa_alloc_counted(&h, 2, 2, NUMA_HIT, NUMA_OTHER));
+	host_set_cpu(1);
+	CHECK(numa_alloc_counted(&h, NUMA_NO_NODE, 1, NUMA_HIT, NUMA_LOCAL));
+	CHECK(numa_alloc_counted(&h, 0, 0, NUMA_HIT, NUMA_OTHER));
+	host_set_cpu(0);
+	/* node 0 full: its allocations go to node 2 (the nearest), then node 1 */
+	fill_node(&h, 0);
+	CHECK(numa_alloc_counted(&h, 0, 2, NUMA_MISS, NUMA_OTHER));
+	host_set_cpu(1);
+	CHECK(numa_alloc_counted(&h, 0, 2, NUMA_MISS, NUMA_OTHER));
+	host_set_cpu(0);
+	fill_node(&h, 2);
+	CHECK(numa_alloc_counted(&h, 0, 1, NUMA_MISS, NUMA_OTHER));
+	host_set_cpu(1);
+	CHECK(numa_alloc_counted(&h, 2, 1, NUMA_MISS, NUMA_LOCAL));
+	host_set_cpu(0);
+	CHECK(alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE | __GFP_NORETRY | __GFP_NOWARN,
+			       0) == NULL);
+	/* the sums over both CPUs: per node, and over the nodes (what vmstat shows) */
+	CHECK(sum_zone_numa_event_state(0, NUMA_MISS) == miss[0]);
+	CHECK(sum_zone_numa_event_state(1, NUMA_MISS) == miss[1] + 2);
+	CHECK(sum_zone_numa_event_state(2, NUMA_MISS) == miss[2] + 2);
+	CHECK(sum_zone_numa_event_state(0, NUMA_FOREIGN) == foreign[0] + 3);
+	CHECK(sum_zone_numa_event_state(2, NUMA_FOREIGN) == foreign[2] + 1);
+	CHECK(global_numa_event_state(NUMA_MISS) == misses + 4);
+	CHECK(global_numa_event_state(NUMA_FOREIGN) == foreigns + 4);
+	release_all(&h);
+	CHECK(buddy_check_consistency() == 0);
+
+	/* the next machine has no SLIT: 10 and 20, so the fallback is in id order */
+	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 1);
+	CHECK(node_distance(0, 2) == 20 && node_distance(1, 1) == 10);
+	CHECK_STREQ(zonelist_nodes(0, ZONELIST_FALLBACK), "012");
+	CHECK_STREQ(zonelist_nodes(2, ZONELIST_FALLBACK), "201");
+	CHECK(buddy_check_failures == 0);
+}
+
 /* ---------------------------------------------------------------- the model */
 
 static u64 mrng(void)
@@ -1344,16 +1466,30 @@ static gfp_t random_gfp(void)
 		gfp |= __GFP_ZERO;
 	if ((r >> 8) % 4 == 0)
 		gfp |= __GFP_COMP;
+	if ((r >> 12) % 16 == 0)
+		gfp |= __GFP_THISNODE;
 	return gfp;
 }
 
-/* The default machine, with the RAM above 4 GiB + 6 MiB on a second node. */
+/* The current CPU's node half the time, else any node. */
+static int random_nid(void)
+{
+	u64 r = mrng();
+
+	return r % 2 ? NUMA_NO_NODE : (int)((r >> 8) % nr_node_ids);
+}
+
+/*
+ * The default machine, with the RAM above 4 GiB + 6 MiB on two more nodes,
+ * and a SLIT that puts node 2 nearer to node 0 than node 1 is.
+ */
 static const struct host_range model_ram[] = {
 	{ 0x0, 0x9f000, 0 },
 	{ 1 * MiB, 30 * MiB + 0x3000, 0 },
 	{ 40 * MiB + 0x800, 0xf900, 0 },
 	{ 4 * GiB - 12 * MiB + 0x5000, 18 * MiB - 0x5000, 0 },
-	{ 4 * GiB + 6 * MiB, 14 * MiB - 0x2000, 1 },
+	{ 4 * GiB + 6 * MiB, 6 * MiB, 1 },
+	{ 4 * GiB + 12 * MiB, 8 * MiB - 0x2000, 2 },
 };
 
 HOST_TEST(random_model_based_test)
@@ -1369,8 +1505,11 @@ HOST_TEST(random_model_based_test)
 	       (unsigned long long)seed, ops);
 	buddy_check_failures = 0;
 	host_rng_state = seed;
+	host_set_distances(3, three_node_slit);
 	host_machine_init(model_ram, ARRAY_SIZE(model_ram), host_default_reserved,
 			  host_default_nr_reserved, 4);
+	for (unsigned int cpu = 0; cpu < host_nr_cpus; cpu++)
+		set_cpu_numa_node(cpu, (int)(cpu % nr_node_ids));
 	buddy_set_pcp_batch(8);		/* the default machine's zones would have 1 */
 	host_printk_quiet = true;
 	model_init(&m);
@@ -1381,7 +1520,7 @@ HOST_TEST(random_model_based_test)
 		unsigned int what = r % 1000;
 
 		if (what < (growing ? 600u : 380u)) {
-			model_alloc(&m, random_gfp(), random_order());
+			model_alloc_node(&m, random_nid(), random_gfp(), random_order());
 		} else if (what < 985) {
 			model_free(&m, r >> 10, (unsigned int)(r >> 40));
 		} else if (what < 990) {

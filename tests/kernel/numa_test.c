@@ -1,14 +1,25 @@
 /*
- * tests/kernel/numa_test.c - NUMA nodes from the SRAT reach the allocator.
+ * tests/kernel/numa_test.c - NUMA nodes from the SRAT, distances from the
+ * SLIT, and where allocations land.
  *
- * On a machine started with -numa (see the numa line of tests/matrix.txt)
+ * On the machines started with -numa (the numa lines of tests/matrix.txt)
  * every node must have memory, alloc_pages_node(nid, __GFP_THISNODE) must
  * return a page of that node, and a page's node must match the SRAT range
- * it lies in.  On a one-node machine the cases that need two nodes skip.
+ * it lies in.  node_distance() must say what the SLIT says (10 and 20
+ * without one), each node's zonelist must list the nodes nearest first,
+ * and an allocation whose node is full must land on the nearest other
+ * node: the 3-node machine's SLIT makes node 2 nearer to node 0 than node
+ * 1 is, so that "nearest" and "next id" differ.  The numa_* counters must
+ * move exactly as Linux's zone_statistics() moves them.  The checks of bad
+ * SLITs run on any machine, on tables built here.  On a one-node machine
+ * the cases that need two nodes skip.
  */
 #include "kunit/test.h"
-#include "mm/mmzone.h"
+#include "page_alloc_test.h"
+#include "arch/x86_64/slit.h"
+#include "arch/x86_64/srat.h"
 #include "kernel/smp.h"
+#include "lib/errno.h"
 
 static unsigned long node_managed(int nid)
 {
@@ -74,7 +85,7 @@ static void read_node_id(void *result)
 	*(int *)result = numa_node_id();
 }
 
-/* The matrix's numa line puts CPU n on node n. */
+/* The matrix's numa lines put CPU n on node n. */
 static void cpus_know_their_node(struct kunit *test)
 {
 	unsigned int cpu;
@@ -88,6 +99,406 @@ static void cpus_know_their_node(struct kunit *test)
 			break;
 		KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, read_node_id, &nid, 1), 0);
 		KUNIT_EXPECT_EQ_MSG(test, nid, (int)cpu, "CPU %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, cpu_to_node(cpu), (int)cpu, "CPU %u", cpu);
+	}
+}
+
+/* ---------------------------------------------------------------- distances */
+
+#define SLIT_ENTRIES	44	/* offset of the matrix (ACPI 6.5, 5.2.17) */
+
+/*
+ * node_distance() is what the firmware's SLIT says for every pair of
+ * localities the SRAT made nodes, read here byte by byte; without a SLIT
+ * it is 10 for a node to itself and 20 between two.
+ */
+static void distances_are_the_slits(struct kunit *test)
+{
+	const struct acpi_table_header *slit = acpi_find_table("SLIT");
+	const u8 *entries = (const u8 *)slit + SLIT_ENTRIES;
+	u64 n;
+	int a, b;
+
+	if (!slit) {
+		for_each_node(a) {
+			for_each_node(b)
+				KUNIT_EXPECT_EQ_MSG(test, node_distance(a, b), a == b ? 10 : 20,
+						    "no SLIT: nodes %d and %d", a, b);
+		}
+		return;
+	}
+	memcpy(&n, (const u8 *)slit + 36, sizeof(n));
+	KUNIT_ASSERT_GE(test, n, nr_node_ids);
+	for (u32 i = 0; i < n; i++) {
+		for (u32 j = 0; j < n; j++) {
+			a = pxm_to_node(i);
+			b = pxm_to_node(j);
+			if (a >= 0 && b >= 0)
+				KUNIT_EXPECT_EQ_MSG(test, node_distance(a, b), entries[i * n + j],
+						    "SLIT[%u][%u], nodes %d and %d", i, j, a, b);
+		}
+	}
+}
+
+/* The node that @nid's allocations fall back to first: nearest, lowest id among equals. */
+static int nearest_other_node(int nid)
+{
+	int best = -1, other;
+
+	for_each_node(other) {
+		if (other == nid || !node_managed(other))
+			continue;
+		if (best < 0 || node_distance(nid, other) < node_distance(nid, best))
+			best = other;
+	}
+	return best;
+}
+
+/* Check one node's zonelists: every node once, nearest first, zones highest first. */
+static void check_zonelists(struct kunit *test, int nid)
+{
+	const struct zoneref *z = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+	const struct zoneref *own = NODE_DATA(nid)->node_zonelists[ZONELIST_NOFALLBACK]._zonerefs;
+	bool seen[MAX_NUMNODES] = { false };
+	int last = -1, last_idx = MAX_NR_ZONES, other;
+
+	for (; z->zone; z++) {
+		int node = z->zone->node;
+
+		KUNIT_EXPECT_PTR_EQ(test, z->zone, &NODE_DATA(node)->node_zones[z->zone_idx]);
+		KUNIT_EXPECT_TRUE(test, zone_populated(z->zone));
+		if (node == last) {
+			KUNIT_EXPECT_LT_MSG(test, z->zone_idx, last_idx, "node %d's zones", node);
+		} else {
+			KUNIT_EXPECT_FALSE_MSG(test, seen[node], "node %d twice in %d's list", node,
+					       nid);
+			if (last < 0) {
+				if (node_managed(nid))
+					KUNIT_EXPECT_EQ_MSG(test, node, nid, "node %d's list starts",
+							    nid);
+			} else if (last != nid) {
+				/* nearer first; equally near: the lower id first */
+				KUNIT_EXPECT_LE(test, node_distance(nid, last), node_distance(nid, node));
+				if (node_distance(nid, last) == node_distance(nid, node))
+					KUNIT_EXPECT_LT(test, last, node);
+			}
+			seen[node] = true;
+		}
+		last = node;
+		last_idx = z->zone_idx;
+		/* __GFP_THISNODE's list is the start of this one: the node's own zones */
+		if (node == nid) {
+			KUNIT_EXPECT_PTR_EQ(test, own->zone, z->zone);
+			own++;
+		}
+	}
+	KUNIT_EXPECT_PTR_EQ(test, own->zone, NULL);
+	for_each_node(other)
+		KUNIT_EXPECT_EQ_MSG(test, seen[other], node_managed(other) != 0,
+				    "node %d in node %d's list", other, nid);
+}
+
+static void zonelists_are_nearest_first(struct kunit *test)
+{
+	int nid;
+
+	for_each_node(nid)
+		check_zonelists(test, nid);
+	if (nr_node_ids >= 3)
+		/* tests/matrix.txt's 3-node SLIT: otherwise id order would pass as well */
+		KUNIT_EXPECT_EQ_MSG(test, nearest_other_node(0), 2,
+				    "node 2 should be nearest to node 0 on the 3-node machine");
+}
+
+/* ---------------------------------------------------------------- bad SLITs */
+
+static struct {
+	struct acpi_table_header header;
+	u64 localities;
+	u8 entries[16];
+} __packed fake_slit;
+
+static int distances_reported;
+
+static void count_distance(int from, int to, int distance)
+{
+	(void)from;
+	(void)to;
+	(void)distance;
+	distances_reported++;
+}
+
+/* An @n x @n SLIT with these entries (the header's length fits them). */
+static void make_slit(u64 n, const u8 *entries)
+{
+	memset(&fake_slit, 0, sizeof(fake_slit));
+	memcpy(fake_slit.header.signature, "SLIT", 4);
+	fake_slit.header.length = SLIT_ENTRIES + n * n;
+	fake_slit.localities = n;
+	memcpy(fake_slit.entries, entries, n * n);
+}
+
+/* slit_parse_table() must refuse the fake SLIT in one line containing @why. */
+static void expect_refused(struct kunit *test, const char *why)
+{
+	unsigned long pos = printk_log_pos();
+	const char *log;
+
+	distances_reported = 0;
+	KUNIT_EXPECT_EQ_MSG(test, slit_parse_table(&fake_slit.header, count_distance), -EINVAL,
+			    "%s", why);
+	KUNIT_EXPECT_EQ_MSG(test, distances_reported, 0, "%s", why);
+	log = log_since(pos);
+	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "SLIT: "), 1, "%s", why);
+	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "\n"), 1, "%s", why);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log, why), "%s in: %s", why, log);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "; using default distances"));
+}
+
+static void bad_slits_are_refused(struct kunit *test)
+{
+	static const u8 good[9] = { 10, 30, 15, 30, 10, 20, 15, 20, 10 };
+	static const u8 below_ten[4] = { 10, 9, 9, 10 };
+	static const u8 asymmetric[9] = { 10, 30, 15, 31, 10, 20, 15, 20, 10 };
+	static const u8 local_not_nearest[9] = { 10, 30, 15, 30, 25, 20, 15, 20, 10 };
+	static const u8 local_equal[4] = { 10, 10, 10, 10 };
+	static const u8 zero_local[4] = { 0, 20, 20, 0 };
+	int nodes = 0;
+
+	make_slit(3, good);
+	fake_slit.header.length--;
+	expect_refused(test, "SLIT: length 52 does not fit 3 localities (53 bytes expected)");
+	make_slit(3, good);
+	fake_slit.header.length++;
+	expect_refused(test, "SLIT: length 54 does not fit 3 localities");
+	make_slit(3, good);
+	fake_slit.header.length = 40;
+	expect_refused(test, "SLIT: length 40 is shorter than the table's header (44 bytes)");
+	make_slit(0, good);
+	expect_refused(test, "SLIT: 0 localities (1..1024 make sense)");
+	make_slit(3, good);
+	fake_slit.localities = 1ULL << 32;	/* n * n is 0 in 64 bits: length 44 would fit */
+	fake_slit.header.length = SLIT_ENTRIES;
+	expect_refused(test, "SLIT: 4294967296 localities (1..1024 make sense)");
+	make_slit(2, below_ten);
+	expect_refused(test, "SLIT: distance 9 from locality 0 to 1 is below 10");
+	make_slit(2, zero_local);
+	expect_refused(test, "SLIT: distance 0 from locality 0 to 0 is below 10");
+	make_slit(3, asymmetric);
+	expect_refused(test, "SLIT: distance from locality 0 to 1 is 30 but 31 back");
+	make_slit(3, local_not_nearest);
+	expect_refused(test, "SLIT: locality 1 is not nearer to itself (25) than to locality 2 (20)");
+	make_slit(2, local_equal);
+	expect_refused(test, "SLIT: locality 0 is not nearer to itself (10) than to locality 1 (10)");
+
+	/* A good table is taken: a distance for every pair of localities that are nodes. */
+	for (u32 i = 0; i < 3; i++)
+		nodes += pxm_to_node(i) >= 0;
+	make_slit(3, good);
+	distances_reported = 0;
+	KUNIT_EXPECT_EQ(test, slit_parse_table(&fake_slit.header, count_distance), 3);
+	KUNIT_EXPECT_EQ(test, distances_reported, nodes * nodes);
+}
+
+static void bad_distances_are_ignored(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+	int before = node_distance(0, 0);
+
+	numa_set_distance(MAX_NUMNODES, 0, 20);
+	numa_set_distance(0, -1, 20);
+	numa_set_distance(0, 0, 9);
+	numa_set_distance(0, 0, 256);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "NUMA: invalid distance parameter"), 4);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "from=0 to=0 distance=9; ignored"));
+	KUNIT_EXPECT_EQ(test, node_distance(0, 0), before);
+	/* node ids the table cannot hold get Linux's defaults */
+	KUNIT_EXPECT_EQ(test, node_distance(MAX_NUMNODES, 0), 20);
+	KUNIT_EXPECT_EQ(test, node_distance(-1, -1), 10);
+}
+
+/* ---------------------------------------------------------------- numa_* counters */
+
+/* This CPU's numa_* counters of every node (other CPUs' allocations do not move them). */
+struct numa_counts {
+	unsigned long c[NR_VM_NUMA_EVENT_ITEMS][MAX_NUMNODES];
+};
+
+static void numa_counts_take(struct numa_counts *s)
+{
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
+		for (int nid = 0; nid < MAX_NUMNODES; nid++)
+			s->c[i][nid] = cpu_numa_event(smp_processor_id(), nid, i);
+	}
+}
+
+/*
+ * Since @then, one allocation placed on @nid although @preferred was
+ * preferred: exactly the counters Linux's zone_statistics() moves, by one.
+ */
+static void expect_counted(struct kunit *test, const struct numa_counts *then, int preferred,
+			   int nid, const char *what)
+{
+	struct numa_counts want = *then, now;
+
+	if (nid == preferred) {
+		want.c[NUMA_HIT][nid]++;
+	} else {
+		want.c[NUMA_MISS][nid]++;
+		want.c[NUMA_FOREIGN][preferred]++;
+	}
+	want.c[nid == numa_node_id() ? NUMA_LOCAL : NUMA_OTHER][nid]++;
+	numa_counts_take(&now);
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
+		for (int n = 0; n < MAX_NUMNODES; n++)
+			KUNIT_EXPECT_EQ_MSG(test, now.c[i][n], want.c[i][n], "%s: %s of node %d",
+					    what, numa_event_names[i], n);
+	}
+}
+
+/* Allocate order @order on @nid with @gfp, check the counters and the node, free it. */
+static void alloc_and_count(struct kunit *test, int nid, gfp_t gfp, unsigned int order,
+			    int expect_nid, const char *what)
+{
+	struct numa_counts then;
+	struct page *page;
+
+	numa_counts_take(&then);
+	page = alloc_pages_node(nid, gfp, order);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, page, "%s", what);
+	if (!page)
+		return;		/* no ASSERT: fall_back_from() must still free its node */
+	KUNIT_EXPECT_EQ_MSG(test, page_to_nid(page), expect_nid, "%s", what);
+	expect_counted(test, &then, nid == NUMA_NO_NODE ? numa_node_id() : nid, expect_nid, what);
+	__free_pages(page, order);
+}
+
+static void local_allocations_are_hits(struct kunit *test)
+{
+	int here = numa_node_id();
+
+	alloc_and_count(test, here, GFP_KERNEL, 0, here, "this node, order 0");
+	alloc_and_count(test, here, GFP_KERNEL, 3, here, "this node, order 3 (counted once)");
+	alloc_and_count(test, NUMA_NO_NODE, GFP_KERNEL, 0, here, "NUMA_NO_NODE");
+	alloc_and_count(test, here, GFP_KERNEL | __GFP_THISNODE, 0, here, "this node, THISNODE");
+}
+
+static void allocations_on_another_node_are_hits_and_other(struct kunit *test)
+{
+	int here = numa_node_id(), nid;
+
+	if (nr_node_ids < 2)
+		kunit_skip(test, "one NUMA node (no SRAT); run with -numa to test");
+	for_each_node(nid) {
+		if (nid == here)
+			continue;
+		alloc_and_count(test, nid, GFP_KERNEL, 0, nid, "another node");
+		alloc_and_count(test, nid, GFP_KERNEL | __GFP_THISNODE, 1, nid,
+				"another node, THISNODE");
+	}
+}
+
+/* An allocation made on another CPU, with that CPU's counters before and after. */
+struct remote_alloc {
+	int nid;
+	struct page *page;
+	struct numa_counts then, now;
+};
+
+static void alloc_on_this_cpu(void *info)
+{
+	struct remote_alloc *r = info;
+
+	numa_counts_take(&r->then);
+	r->page = alloc_pages_node(r->nid, GFP_NOWAIT, 0);	/* an IPI: interrupts are off */
+	numa_counts_take(&r->now);
+	if (r->page)
+		__free_pages(r->page, 0);
+}
+
+/* Local and other go by the allocating CPU's node: check them from every CPU. */
+static void local_and_other_follow_the_allocating_cpu(struct kunit *test)
+{
+	unsigned int cpu;
+	int nid;
+
+	if (nr_node_ids < 2 || num_online_cpus() < 2)
+		kunit_skip(test, "needs two NUMA nodes and two CPUs");
+	for_each_online_cpu(cpu) {
+		for_each_node(nid) {
+			struct remote_alloc r = { .nid = nid };
+			enum numa_stat_item item = nid == cpu_to_node(cpu) ? NUMA_LOCAL : NUMA_OTHER;
+
+			KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, alloc_on_this_cpu, &r, 1),
+					0);
+			KUNIT_EXPECT_NOT_NULL_MSG(test, r.page, "CPU %u, node %d", cpu, nid);
+			if (!r.page)
+				continue;
+			KUNIT_EXPECT_EQ_MSG(test, page_to_nid(r.page), nid, "CPU %u", cpu);
+			KUNIT_EXPECT_EQ_MSG(test, r.now.c[item][nid], r.then.c[item][nid] + 1,
+					    "CPU %u (node %d), allocating on node %d: %s", cpu,
+					    cpu_to_node(cpu), nid, numa_event_names[item]);
+			KUNIT_EXPECT_EQ_MSG(test, r.now.c[NUMA_HIT][nid], r.then.c[NUMA_HIT][nid] + 1,
+					    "CPU %u, node %d", cpu, nid);
+		}
+	}
+}
+
+/* Take every page of node @nid that GFP_NOWAIT may take (down to its min watermarks). */
+static void fill_node(struct held_pages *h, int nid)
+{
+	gfp_t gfp = GFP_NOWAIT | __GFP_THISNODE | __GFP_NOWARN;
+	struct page *page;
+
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
+		while ((page = alloc_pages_node(nid, gfp, o)))
+			held_add(h, page, o);
+	}
+	drain_all_pages();	/* single pages on the per-CPU lists are free too */
+	while ((page = alloc_pages_node(nid, gfp, 0)))
+		held_add(h, page, 0);
+}
+
+/*
+ * With node @full out of memory, its allocations land on the nearest other
+ * node, counted as a miss there and a foreign here; __GFP_THISNODE fails
+ * and counts nothing.
+ */
+static void fall_back_from(struct kunit *test, int full)
+{
+	int nearest = nearest_other_node(full);
+	struct numa_counts then, now;
+	struct held_pages h;
+	struct page *page;
+
+	held_init(&h);
+	fill_node(&h, full);
+	KUNIT_EXPECT_GT(test, h.nr_pages, 0);
+	alloc_and_count(test, full, GFP_KERNEL, 0, nearest, "preferred node full, order 0");
+	alloc_and_count(test, full, GFP_KERNEL, 2, nearest, "preferred node full, order 2");
+	numa_counts_take(&then);
+	page = alloc_pages_node(full, GFP_NOWAIT | __GFP_THISNODE | __GFP_NOWARN, 0);
+	numa_counts_take(&now);
+	KUNIT_EXPECT_NULL(test, page);
+	KUNIT_EXPECT_MEMEQ(test, &now, &then, sizeof(now));
+	if (page)
+		__free_pages(page, 0);
+	held_free_all(&h);
+}
+
+static void full_node_falls_back_to_the_nearest(struct kunit *test)
+{
+	int here = numa_node_id(), nid;
+
+	if (nr_node_ids < 2)
+		kunit_skip(test, "one NUMA node (no SRAT); run with -numa to test");
+	/* this CPU's node (the nearest is another CPU's) and another (maybe ours is nearest) */
+	fall_back_from(test, here);
+	for_each_node(nid) {
+		if (nid != here) {
+			fall_back_from(test, nid);
+			break;
+		}
 	}
 }
 
@@ -96,6 +507,14 @@ static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(every_node_has_memory),
 	KUNIT_CASE(thisnode_allocations_stay_on_their_node),
 	KUNIT_CASE(node_of_a_page_matches_its_zone_span),
+	KUNIT_CASE(distances_are_the_slits),
+	KUNIT_CASE(zonelists_are_nearest_first),
+	KUNIT_CASE(bad_slits_are_refused),
+	KUNIT_CASE(bad_distances_are_ignored),
+	KUNIT_CASE(local_allocations_are_hits),
+	KUNIT_CASE(allocations_on_another_node_are_hits_and_other),
+	KUNIT_CASE(local_and_other_follow_the_allocating_cpu),
+	KUNIT_CASE(full_node_falls_back_to_the_nearest),
 	{}
 };
 static struct kunit_suite numa_suite = { .name = "numa", .test_cases = numa_cases };

@@ -16,6 +16,7 @@
  */
 #include "page_alloc_test.h"
 #include "mm/oom.h"
+#include "mm/internal.h"
 #include "mm/shrinker.h"
 
 /*
@@ -164,6 +165,8 @@ static int reclaim_init(struct kunit *test)
 	held_init(&rctx.cache.mem);
 	held_init(&rctx.big.mem);
 	held_init(&rctx.small.mem);
+	/* Empty slabs cached before the test would be reclaimed during it. */
+	shrink_all_caches(GFP_KERNEL, numa_node_id(), RECLAIM_FULL);
 	drain_all_pages();
 	rctx.free_before = nr_free_pages();
 	/* down to the min watermark: GFP_KERNEL's slow path finds nothing */
