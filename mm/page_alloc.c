@@ -175,37 +175,51 @@ static int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 	return got;
 }
 
-static struct page *rmqueue_pcplist(struct zone *zone)
+/* The first page of this CPU's list (refilled if empty), or NULL; interrupts are off. */
+static __always_inline struct page *__rmqueue_pcplist(struct zone *zone,
+						      struct per_cpu_pages *pcp)
 {
-	struct per_cpu_pages *pcp;
-	struct page *page = NULL;
-	unsigned long flags;
+	struct page *page;
 
-	local_irq_save(flags);
-	pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	if (list_empty(&pcp->list) && !rmqueue_bulk(zone, pcp))
-		goto out;
+		return NULL;
 	page = list_first_entry(&pcp->list, struct page, lru);
 	list_del(&page->lru);
 	page_clear(page, PG_pcp);
 	pcp->count--;
-	count_vm_event(PCP_ALLOC);
-out:
+	return page;
+}
+
+static struct page *rmqueue_pcplist(struct zone *zone)
+{
+	struct page *page;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	page = __rmqueue_pcplist(zone, this_cpu_ptr(zone->per_cpu_pageset));
+	if (page)
+		count_vm_event(PCP_ALLOC);
 	local_irq_restore(flags);
 	return page;
 }
 
+/* Put @page at the head of this CPU's list (the next to be reused, still cache-hot). */
+static __always_inline void __free_unref_page(struct page *page, struct zone *zone)
+{
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+
+	page_set(page, PG_pcp);
+	list_add(&page->lru, &pcp->list);
+	if (++pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp, pcp->batch);
+}
+
 static __always_inline void free_unref_page(struct page *page, struct zone *zone)
 {
-	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = this_cpu_ptr(zone->per_cpu_pageset);
-	page_set(page, PG_pcp);
-	list_add(&page->lru, &pcp->list);	/* at the head: the next to be reused, still cache-hot */
-	if (++pcp->count >= pcp->high)
-		free_pcppages_bulk(zone, pcp, pcp->batch);
+	__free_unref_page(page, zone);
 	local_irq_restore(flags);
 }
 
@@ -650,6 +664,78 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return alloc_pages_caller(NUMA_NO_NODE, gfp, order, __builtin_return_address(0));
 }
 
+/*
+ * The fast part of alloc_pages_bulk_node(): order-0 pages from this CPU's
+ * list of the preferred zone, in one interrupts-off section, while the zone
+ * stays above its low watermark.  Return: how many slots it filled.
+ */
+static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_pages,
+					  struct page **page_array)
+{
+	int highest = (int)gfp_zone(gfp);
+	struct zone *zone = next_zones_zonelist(node_zonelist(nid, gfp)->_zonerefs,
+						highest)->zone;
+	struct per_cpu_pages *pcp;
+	unsigned long flags, taken = 0;
+
+	if (!zone || !zone_watermark_ok(zone, 0, zone->watermark[WMARK_LOW] + nr_pages, highest,
+					ALLOC_WMARK_LOW))
+		return 0;
+	local_irq_save(flags);
+	pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	for (unsigned long i = 0; i < nr_pages; i++) {
+		struct page *page;
+
+		if (page_array[i])
+			continue;
+		page = __rmqueue_pcplist(zone, pcp);
+		if (!page)
+			break;
+		prep_new_page(page, 0, gfp);
+		zone_statistics(zone, zone);
+		page_array[i] = page;
+		taken++;
+	}
+	count_vm_events(PCP_ALLOC, taken);
+	local_irq_restore(flags);
+	return taken;
+}
+
+/**
+ * alloc_pages_bulk_node - fill the empty slots of @page_array with single pages
+ * @gfp: as alloc_pages_node()
+ * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
+ * @nr_pages: the number of slots in @page_array
+ * @page_array: its NULL slots are filled; the others are left alone
+ *
+ * Many order-0 allocations for the price of few (vmalloc() takes its pages
+ * this way): one interrupts-off section takes them from this CPU's list of
+ * the preferred zone, refilled from the buddy lists a batch at a time, as
+ * long as the zone stays above its low watermark with all of them taken.
+ * The rest come one by one from alloc_pages_node(), which may reclaim.
+ * Context: as alloc_pages_node().
+ * Return: the number of filled slots, @nr_pages unless an allocation failed
+ * (the slots after the failure stay NULL; the pages taken stay the caller's).
+ */
+unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
+				    struct page **page_array)
+{
+	void *caller = __builtin_return_address(0);
+	unsigned long filled = 0;
+
+	gfp = might_alloc(gfp, caller);
+	if (nid < 0 || nid >= (int)nr_node_ids)
+		nid = numa_node_id();
+	rmqueue_bulk_pcplist(gfp, nid, nr_pages, page_array);
+	for (unsigned long i = 0; i < nr_pages; i++, filled++) {
+		if (!page_array[i])
+			page_array[i] = alloc_pages_caller(nid, gfp, 0, caller);
+		if (!page_array[i])
+			break;
+	}
+	return filled;
+}
+
 static unsigned long get_free_pages_caller(gfp_t gfp, unsigned int order, void *caller)
 {
 	struct page *page = alloc_pages_caller(NUMA_NO_NODE, gfp, order, caller);
@@ -675,18 +761,24 @@ unsigned long get_zeroed_page(gfp_t gfp)
 
 /* ---------------------------------------------------------------- freeing */
 
-/* Free a block whose checks have passed (and cleared PG_allocated). */
-static __always_inline void free_block(struct page *page, unsigned int order)
+/* What every free does to a block whose checks have passed, before it goes on a list. */
+static __always_inline void free_block_prepare(struct page *page, unsigned int order)
 {
-	struct zone *zone = page_zone(page);
-	unsigned long flags;
-
 	if (unlikely(PageHead(page)))
 		free_compound_page(page, order);
 	page->private = 0;
 	poison_block(page, order);
 	count_vm_event(PGFREE);
 	count_vm_event(PGFREE_ORDER0 + order);
+}
+
+/* Free a block whose checks have passed (and cleared PG_allocated). */
+static __always_inline void free_block(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	free_block_prepare(page, order);
 	if (order == 0) {
 		free_unref_page(page, zone);
 		return;
@@ -703,6 +795,33 @@ static __always_inline void free_pages_caller(struct page *page, unsigned int or
 	if (!free_pages_check(page, order, caller))
 		return;		/* reported; nothing was touched */
 	free_block(page, order);
+}
+
+/**
+ * free_pages_bulk - __free_pages(@pages[i], 0) for each of @nr single pages
+ * @pages: pages from alloc_pages_bulk_node() or alloc_pages() of order 0;
+ *	   NULL slots are skipped
+ * @nr: slots in @pages
+ *
+ * The same checks and reports as __free_pages(), with one interrupts-off
+ * section for all of them: each page goes to this CPU's list of its zone.
+ * Context: any; may be called with interrupts off.
+ */
+void free_pages_bulk(struct page **pages, unsigned long nr)
+{
+	void *caller = __builtin_return_address(0);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	for (unsigned long i = 0; i < nr; i++) {
+		struct page *page = pages[i];
+
+		if (!page || !free_pages_check(page, 0, caller))
+			continue;
+		free_block_prepare(page, 0);
+		__free_unref_page(page, page_zone(page));
+	}
+	local_irq_restore(flags);
 }
 
 /**

@@ -43,6 +43,7 @@
 #include "mm/tlbflush.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
+#include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -66,42 +67,29 @@ static unsigned int next_freed;
 
 /* ---------------------------------------------------------------- areas */
 
-/* Nodes for the area allocator: at least one spare before the lock is taken. */
-static bool preload_spare(gfp_t gfp)
-{
-	struct vmap_area *va;
-	unsigned long flags;
-	bool have;
+/*
+ * Spare nodes for the area allocator, which never allocates (mm/vmap_area.h):
+ * at least one before a range is cut, at most MAX_SPARES kept afterwards.
+ */
+#define MAX_SPARES	2
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	have = !list_empty(&spare_nodes);
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	if (have)
-		return true;
-	va = kmem_cache_alloc(vmap_area_cachep, gfp);
-	if (!va)
-		return false;
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	list_add(&va->list, &spare_nodes);
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	return true;
-}
-
-/* Free the spare nodes beyond two (they come back when ranges merge). */
-static void trim_spares(void)
+/* With the lock held: move the spares beyond MAX_SPARES to @extra, to free unlocked. */
+static void take_extra_spares(struct list_head *extra)
 {
-	LIST_HEAD(extra);
 	struct vmap_area *va, *next;
-	unsigned long flags;
 	unsigned int n = 0;
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_for_each_entry_safe(va, next, &spare_nodes, list) {
-		if (++n > 2)
-			list_move(&va->list, &extra);
+		if (++n > MAX_SPARES)
+			list_move(&va->list, extra);
 	}
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	list_for_each_entry_safe(va, next, &extra, list)
+}
+
+static void free_spares(struct list_head *extra)
+{
+	struct vmap_area *va, *next;
+
+	list_for_each_entry_safe(va, next, extra, list)
 		kmem_cache_free(vmap_area_cachep, va);
 }
 
@@ -116,27 +104,42 @@ static struct vmap_area *alloc_vmap_area(unsigned long size, unsigned long align
 {
 	struct vmap_area *va = kmem_cache_alloc(vmap_area_cachep, gfp & ~__GFP_ZERO);
 	unsigned long addr, flags;
+	bool purged = false;
+	LIST_HEAD(extra);
 
 	if (!va)
 		return NULL;
-	for (int attempt = 0; attempt < 2; attempt++) {
-		if (!preload_spare(gfp & ~__GFP_ZERO))
-			break;
-		spin_lock_irqsave(&vmap_area_lock, flags);
-		addr = __alloc_vmap_area(&free_vmap_area_tree, size, align, VMALLOC_START, VMALLOC_END,
-					 &spare_nodes);
-		if (addr != VMALLOC_END) {
-			va->va_start = addr;
-			va->va_end = addr + size;
-			va->vm = NULL;
-			insert_vmap_area(va, &busy_vmap_area_tree);
-			spin_unlock_irqrestore(&vmap_area_lock, flags);
-			trim_spares();
-			return va;
-		}
+retry:
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	if (list_empty(&spare_nodes)) {
+		struct vmap_area *spare;
+
 		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		purge_vmap_area_lazy();
+		spare = kmem_cache_alloc(vmap_area_cachep, gfp & ~__GFP_ZERO);
+		if (!spare)
+			goto fail;
+		spin_lock_irqsave(&vmap_area_lock, flags);
+		list_add(&spare->list, &spare_nodes);
 	}
+	addr = __alloc_vmap_area(&free_vmap_area_tree, size, align, VMALLOC_START, VMALLOC_END,
+				 &spare_nodes);
+	if (addr == VMALLOC_END) {
+		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		if (purged)
+			goto fail;
+		purge_vmap_area_lazy();
+		purged = true;
+		goto retry;
+	}
+	va->va_start = addr;
+	va->va_end = addr + size;
+	va->vm = NULL;
+	insert_vmap_area(va, &busy_vmap_area_tree);
+	take_extra_spares(&extra);
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	free_spares(&extra);
+	return va;
+fail:
 	kmem_cache_free(vmap_area_cachep, va);
 	return NULL;
 }
@@ -146,11 +149,14 @@ static void free_vmap_area(struct vmap_area *va)
 {
 	unsigned long flags;
 
+	LIST_HEAD(extra);
+
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	unlink_va(va, &busy_vmap_area_tree);
 	merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
+	take_extra_spares(&extra);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	trim_spares();
+	free_spares(&extra);
 }
 
 /* How many lazily freed pages to collect before one shootdown (Linux's rule). */
@@ -202,21 +208,21 @@ static void purge_vmap_area_lazy(void)
 		list_del(&va->list);
 		merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
 	}
+	take_extra_spares(&purging);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 	spin_unlock(&purge_lock);
-	trim_spares();
+	free_spares(&purging);
 	count_vm_event(VMALLOC_LAZY_PURGE);
 	count_vm_events(VMALLOC_PURGED_PAGES, nr_pages);
 	count_vm_events(VMALLOC_PURGED_AREAS, nr_areas);
 }
 
-/* Unmap an area and park its range on the lazy list; purge if enough piled up. */
+/* Park an unmapped area's range on the lazy list; purge if enough piled up. */
 static void free_vmap_area_lazy(struct vmap_area *va, unsigned long mapped_pages)
 {
 	unsigned long flags;
 	bool purge;
 
-	unmap_kernel_range(va->va_start, va_size(va) - PAGE_SIZE);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	insert_vmap_area(va, &purge_vmap_area_tree);
 	vmap_lazy_nr += mapped_pages;
@@ -236,23 +242,72 @@ static phys_addr_t page_to_phys(const struct page *page)
 }
 
 /*
+ * Clear the mappings of [@addr, @end), a page table (2 MiB) at a time: one
+ * walk per table, then plain stores (the range is ours alone); a 2 MiB
+ * mapping is one entry.  No TLB flush here: that is the purge's job.
+ */
+static void vunmap_range_noflush(unsigned long addr, unsigned long end)
+{
+	while (addr < end) {
+		unsigned long next = min(ALIGN(addr + 1, PMD_SIZE), end);
+		u64 *pte = kernel_pte_lookup(addr);
+
+		if (pte) {
+			for (; addr < next; addr += PAGE_SIZE, pte++)
+				WRITE_ONCE(*pte, 0);
+		} else {
+			unmap_kernel_range(addr, next - addr);	/* a 2 MiB page, or nothing */
+		}
+		addr = next;
+	}
+}
+
+/* Map @nr single pages side by side at @addr, a page table at a time. */
+static int vmap_small_pages_range(unsigned long addr, struct page **pages, unsigned int nr,
+				  pgprot_t prot)
+{
+	unsigned long start = addr, end = addr + ((unsigned long)nr << PAGE_SHIFT);
+	int err = -ENOMEM;
+
+	while (addr < end) {
+		unsigned long next = min(ALIGN(addr + 1, PMD_SIZE), end);
+		u64 *pte = kernel_pte_alloc(addr, GFP_KERNEL | __GFP_NOWARN);
+
+		if (IS_ERR(pte))
+			goto fail;
+		for (; addr < next; addr += PAGE_SIZE, pte++, pages++) {
+			if (unlikely(*pte)) {
+				pr_err("vmalloc: cannot map %#lx: it is mapped already\n", addr);
+				err = -EEXIST;
+				goto fail;
+			}
+			WRITE_ONCE(*pte, page_to_phys(*pages) | pgprot_val(prot));
+		}
+	}
+	return 0;
+fail:
+	vunmap_range_noflush(start, addr);
+	return err;
+}
+
+/*
  * Map @nr blocks of 2^@order pages at @addr, side by side.  All or
  * nothing: on failure what was mapped is unmapped.  Page tables come from
- * GFP_KERNEL.  Return: 0 or -ENOMEM.
+ * GFP_KERNEL.  Return: 0 or a negative errno.
  */
 static int vmap_pages_range(unsigned long addr, struct page **pages, unsigned int nr,
 			    unsigned int order, pgprot_t prot)
 {
 	unsigned long step = PAGE_SIZE << order;
 
+	if (!order)
+		return vmap_small_pages_range(addr, pages, nr, prot);
 	for (unsigned int i = 0; i < nr; i++) {
-		int err = order ? map_kernel_range(addr + i * step, page_to_phys(pages[i]), step, prot,
-						   GFP_KERNEL | __GFP_NOWARN) :
-				  map_kernel_page(addr + i * step, page_to_phys(pages[i]), prot,
-						  GFP_KERNEL | __GFP_NOWARN);
+		int err = map_kernel_range(addr + i * step, page_to_phys(pages[i]), step, prot,
+					   GFP_KERNEL | __GFP_NOWARN);
 
 		if (err) {
-			unmap_kernel_range(addr, i * step);
+			vunmap_range_noflush(addr, addr + i * step);
 			return err;
 		}
 	}
@@ -276,7 +331,9 @@ static void vmalloc_failed(unsigned long size, gfp_t gfp, const char *why)
 
 static void free_vm_pages(struct vm_struct *vm)
 {
-	for (unsigned int i = 0; i < vm->nr_pages; i++) {
+	if (!vm->page_order)
+		free_pages_bulk(vm->pages, vm->nr_pages);
+	for (unsigned int i = 0; vm->page_order && i < vm->nr_pages; i++) {
 		if (vm->pages[i])
 			__free_pages(vm->pages[i], vm->page_order);
 	}
@@ -286,14 +343,20 @@ static void free_vm_pages(struct vm_struct *vm)
 		kfree(vm->pages);
 }
 
-/* The array of page pointers: kmalloc, or vmalloc itself when it is over a page. */
-static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node)
+static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
+			    const void *caller);
+
+/*
+ * The array of page pointers: kmalloc, or vmalloc itself when it is over a
+ * page (as Linux; the nested area is named after the same caller).
+ */
+static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node, const void *caller)
 {
 	size_t bytes = (size_t)nr * sizeof(struct page *);
-	gfp_t array_gfp = (gfp & ~__GFP_ZERO) | __GFP_ZERO | __GFP_NOWARN;
+	gfp_t array_gfp = gfp | __GFP_ZERO | __GFP_NOWARN;
 
 	if (bytes > PAGE_SIZE)
-		return vzalloc_node(bytes, node);
+		return __vmalloc_node(bytes, array_gfp, node, false, caller);
 	return kmalloc_node(bytes, array_gfp, node);
 }
 
@@ -304,14 +367,21 @@ static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node)
 static int vmalloc_area_pages(struct vm_struct *vm, unsigned long size, gfp_t gfp,
 			      unsigned int order, pgprot_t prot)
 {
-	gfp_t page_gfp = gfp | __GFP_NOWARN | (order ? __GFP_NORETRY : 0);
+	/* A 2 MiB attempt may fail fast: small pages are the fallback. */
+	gfp_t page_gfp = order ? (gfp & ~__GFP_NOFAIL) | __GFP_NORETRY | __GFP_NOWARN :
+				 gfp | __GFP_NOWARN;
 
 	vm->page_order = order;
 	vm->nr_pages = size >> (PAGE_SHIFT + order);
-	vm->pages = alloc_page_array(vm->nr_pages, gfp, vm->node);
+	vm->pages = alloc_page_array(vm->nr_pages, gfp, vm->node, vm->caller);
 	if (!vm->pages)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < vm->nr_pages; i++) {
+	if (!order) {
+		if (alloc_pages_bulk_node(page_gfp, vm->node, vm->nr_pages, vm->pages) <
+		    vm->nr_pages)
+			goto fail;
+	}
+	for (unsigned int i = 0; order && i < vm->nr_pages; i++) {
 		vm->pages[i] = alloc_pages_node(vm->node, page_gfp, order);
 		if (!vm->pages[i])
 			goto fail;
@@ -523,7 +593,7 @@ static void __vfree(const void *addr, const void *caller)
 	vm = va->vm;
 	pages = vm->nr_pages << vm->page_order;
 	/* Unmapped first: the pages go back now, their translations at the purge. */
-	unmap_kernel_range(va->va_start, va_size(va) - PAGE_SIZE);
+	vunmap_range_noflush(va->va_start, va->va_end - PAGE_SIZE);
 	free_vm_pages(vm);
 	free_vmap_area_lazy(va, pages);
 	kfree(vm);
@@ -668,6 +738,7 @@ void vunmap(const void *addr)
 	if (!va)
 		return;
 	pages = va->vm->nr_pages;
+	vunmap_range_noflush(va->va_start, va->va_end - PAGE_SIZE);
 	kfree(va->vm);
 	va->vm = NULL;
 	free_vmap_area_lazy(va, pages);

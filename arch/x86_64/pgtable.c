@@ -197,6 +197,37 @@ int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgpro
 }
 
 /**
+ * kernel_pte_alloc - the 4 KiB-level entry for @va, making the tables above it
+ * @va: kernel virtual address
+ * @gfp: for the page-table pages, as map_kernel_page()
+ *
+ * The entries for the rest of @va's 2 MiB block follow the one returned, in
+ * the same page table: a caller that owns the whole range (vmalloc owns its
+ * areas) writes them one after the other, with no walk per page.
+ * Context: as @gfp allows.
+ * Return: the entry, or ERR_PTR(-ENOMEM) (no memory for a table) or
+ * ERR_PTR(-EEXIST) (a large page maps @va).
+ */
+u64 *kernel_pte_alloc(unsigned long va, gfp_t gfp)
+{
+	return walk(va, 1, true, gfp);
+}
+
+/**
+ * kernel_pte_lookup - the 4 KiB-level entry for @va, present or not
+ *
+ * As kernel_pte_alloc(), but nothing is made.
+ * Return: the entry, or NULL if there is no page table for @va (or a large
+ * page maps it).
+ */
+u64 *kernel_pte_lookup(unsigned long va)
+{
+	u64 *entry = walk(va, 1, false, 0);
+
+	return IS_ERR(entry) ? NULL : entry;
+}
+
+/**
  * lookup_kernel_pte - the entry that maps @va, at whatever level
  * @va: kernel virtual address
  * @level: set to 1 (4 KiB), 2 (2 MiB) or 3 (1 GiB)

@@ -66,6 +66,8 @@ u64 unmap_kernel_page(unsigned long va);
 void unmap_kernel_range(unsigned long va, unsigned long size);
 int populate_kernel_pgd(unsigned long start, unsigned long last, gfp_t gfp);
 u64 *lookup_kernel_pte(unsigned long va, unsigned int *level);
+u64 *kernel_pte_alloc(unsigned long va, gfp_t gfp);
+u64 *kernel_pte_lookup(unsigned long va);
 bool kernel_page_mapped(unsigned long va);
 
 void *memremap(phys_addr_t phys, size_t size);

@@ -11,15 +11,17 @@
 #include "bench/bench.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/printk.h"
+#include "mm/vmstat.h"
 #include "lib/string.h"
 
-#define MAX_ROWS	64
+#define MAX_ROWS	128
 
 extern const struct benchmark *const __start_benchmarks[], *const __stop_benchmarks[];
 
 struct result {
 	const struct benchmark *b;
 	u64 tenths;		/* median cycles per op, times 10 */
+	u64 events;		/* b->event per 1,000 ops, times 10 */
 };
 
 static void sort_u64(u64 *v, int n)
@@ -71,11 +73,13 @@ void bench_resume(void)
 	excluded += rdtsc_ordered() - paused_at;
 }
 
-static u64 measure(const struct benchmark *b)
+static struct result measure(const struct benchmark *b)
 {
 	u64 samples[BENCH_SAMPLES];
+	unsigned long events;
 
 	b->run(b->iters);	/* warm caches and TLBs; not counted */
+	events = b->counts ? global_vm_event(b->event) : 0;
 	for (int i = 0; i < BENCH_SAMPLES; i++) {
 		u64 t0;
 
@@ -84,8 +88,10 @@ static u64 measure(const struct benchmark *b)
 		b->run(b->iters);
 		samples[i] = (rdtsc_ordered() - t0 - excluded) * 10 / b->iters;
 	}
+	if (b->counts)
+		events = (global_vm_event(b->event) - events) * 10000 / (BENCH_SAMPLES * b->iters);
 	sort_u64(samples, BENCH_SAMPLES);
-	return samples[BENCH_SAMPLES / 2];
+	return (struct result){ b, samples[BENCH_SAMPLES / 2], events };
 }
 
 static const struct result *find_row(const struct result *rows, int n, const char *name)
@@ -107,6 +113,9 @@ static void print_row(const struct result *r, const struct result *base)
 		printk(KERN_CONT "  %4llu.%02llux %s", (unsigned long long)(ratio / 100),
 		       (unsigned long long)(ratio % 100), base->b->name);
 	}
+	if (r->b->counts)
+		printk(KERN_CONT "  [%llu.%llu %s per 1000 ops]", (unsigned long long)(r->events / 10),
+		       (unsigned long long)(r->events % 10), vm_event_names[r->b->event]);
 	printk(KERN_CONT "\n");
 }
 
@@ -123,7 +132,7 @@ void bench_run_all(const char *glob)
 	for (const struct benchmark *const *b = __start_benchmarks;
 	     b < __stop_benchmarks && n < MAX_ROWS; b++) {
 		if (glob_match(glob, (*b)->name))
-			rows[n++] = (struct result){ *b, measure(*b) };
+			rows[n++] = measure(*b);
 	}
 	sort_rows(rows, n);
 	printk("bench: %-44s %12s  %s\n", "benchmark", "cycles/op", "ratio");

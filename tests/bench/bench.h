@@ -33,6 +33,8 @@ struct benchmark {
 	const char *linux_key;		/* make bench-linux's key for this workload, or NULL */
 	unsigned long iters;		/* operations per sample */
 	void (*run)(unsigned long iters);
+	bool counts;			/* also count @event per 1,000 ops */
+	int event;			/* an enum vm_event_item */
 };
 
 #define BENCHMARK_LINUX(id, row_name, baseline_name, key, nr_iters, fn)	\
@@ -44,6 +46,19 @@ struct benchmark {
 
 #define BENCHMARK(id, row_name, baseline_name, nr_iters, fn)		\
 	BENCHMARK_LINUX(id, row_name, baseline_name, NULL, nr_iters, fn)
+
+/*
+ * A row that also shows how often a vmstat event happened, per 1,000
+ * operations of the measured samples (the TLB flushes of the vmalloc
+ * space, say): a count, as exact as the instructions.
+ */
+#define BENCHMARK_COUNTING(id, row_name, baseline_name, key, nr_iters, fn, item) \
+	static const struct benchmark __bench_##id = {			\
+		.name = row_name, .baseline = baseline_name,		\
+		.linux_key = key, .iters = nr_iters, .run = fn,		\
+		.counts = true, .event = item };			\
+	static const struct benchmark *const __bench_ptr_##id		\
+	__used __section(".benchmarks") = &__bench_##id
 
 void bench_run_all(const char *glob);
 
