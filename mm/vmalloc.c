@@ -192,11 +192,9 @@ static void purge_vmap_area_lazy(void)
 	/* The list is in address order: its ends bound every lazy area. */
 	start = list_first_entry(&purge_vmap_area_tree.head, struct vmap_area, list)->va_start;
 	end = list_last_entry(&purge_vmap_area_tree.head, struct vmap_area, list)->va_end;
-	list_for_each_entry_safe(va, next, &purge_vmap_area_tree.head, list) {
-		unlink_va(va, &purge_vmap_area_tree);
-		list_add_tail(&va->list, &purging);
-		nr_areas++;
-	}
+	/* The whole tree at once: its nodes are about to join the free tree. */
+	list_splice_init(&purge_vmap_area_tree.head, &purging);
+	purge_vmap_area_tree.root = RB_ROOT;
 	nr_pages = vmap_lazy_nr;
 	vmap_lazy_nr = 0;
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
@@ -207,6 +205,7 @@ static void purge_vmap_area_lazy(void)
 	list_for_each_entry_safe(va, next, &purging, list) {
 		list_del(&va->list);
 		merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
+		nr_areas++;
 	}
 	take_extra_spares(&purging);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
@@ -217,19 +216,26 @@ static void purge_vmap_area_lazy(void)
 	count_vm_events(VMALLOC_PURGED_AREAS, nr_areas);
 }
 
-/* Park an unmapped area's range on the lazy list; purge if enough piled up. */
+/*
+ * Park an unmapped area's range in the lazy tree, merged with the lazily
+ * freed ranges next to it (so a purge has few nodes to move, however many
+ * vfree()s it covers); purge if enough pages piled up.
+ */
 static void free_vmap_area_lazy(struct vmap_area *va, unsigned long mapped_pages)
 {
 	unsigned long flags;
+	LIST_HEAD(extra);
 	bool purge;
 
 	spin_lock_irqsave(&vmap_area_lock, flags);
-	insert_vmap_area(va, &purge_vmap_area_tree);
-	vmap_lazy_nr += mapped_pages;
 	recently_freed[next_freed++ % NR_RECENTLY_FREED] =
 		(typeof(recently_freed[0])){ va->va_start, va->va_end, va->vm ? va->vm->caller : NULL };
+	merge_or_add_vmap_area_augment(va, &purge_vmap_area_tree, &spare_nodes);
+	vmap_lazy_nr += mapped_pages;
 	purge = vmap_lazy_nr > lazy_max_pages();
+	take_extra_spares(&extra);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	free_spares(&extra);
 	if (purge)
 		purge_vmap_area_lazy();
 }
@@ -730,18 +736,17 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
 void vunmap(const void *addr)
 {
 	struct vmap_area *va;
-	unsigned long pages;
+	struct vm_struct *vm;
 
 	if (!addr)
 		return;
 	va = take_busy_area("vunmap", addr, VM_MAP, __builtin_return_address(0));
 	if (!va)
 		return;
-	pages = va->vm->nr_pages;
+	vm = va->vm;
 	vunmap_range_noflush(va->va_start, va->va_end - PAGE_SIZE);
-	kfree(va->vm);
-	va->vm = NULL;
-	free_vmap_area_lazy(va, pages);
+	free_vmap_area_lazy(va, vm->nr_pages);
+	kfree(vm);
 }
 
 /* ---------------------------------------------------------------- lookups */
