@@ -19,6 +19,7 @@
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
 #include "mm/internal.h"
+#include "mm/kvmalloc.h"
 #include "mm/vmalloc.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/apic.h"
@@ -107,6 +108,27 @@ static void slab_debug_setup(void)
 		!strcmp(value, "-") ? "off for every cache" : "as asked for the caches made from here");
 }
 
+/* kvmalloc_policy=noretry|nodirect|naive: how kvmalloc() asks the slab (mm/kvmalloc.h). */
+static void kvmalloc_policy_setup(void)
+{
+	char value[16];
+	int policy;
+
+	if (!cmdline_get("kvmalloc_policy", value, sizeof(value)))
+		return;
+	policy = kvmalloc_policy_parse(value);
+	if (policy < 0) {
+		pr_err("kvmalloc_policy=%s: unknown (noretry, nodirect or naive); keeping noretry\n",
+		       value);
+		return;
+	}
+	kvmalloc_policy = policy;
+	pr_info("kvmalloc_policy=%s: kvmalloc() asks the slab allocator %s\n", value,
+		policy == KVMALLOC_NORETRY ? "with __GFP_NORETRY above a page (the default)" :
+		policy == KVMALLOC_NODIRECT ? "without direct reclaim above a page (Linux 6.16)" :
+		"with the caller's flags, then vmalloc() on NULL (the naive fallback)");
+}
+
 static void run_tests(void)
 {
 	char glob[128] = "*";
@@ -169,6 +191,7 @@ void kmain(u32 magic, u32 info)
 	slab_debug_setup();
 	kmem_cache_init();
 	vmalloc_init();
+	kvmalloc_policy_setup();
 	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();

@@ -25,4 +25,14 @@ char *strstr(const char *haystack, const char *needle);
 long strscpy(char *dst, const char *src, size_t size);
 int glob_match(const char *pattern, const char *str);
 
+/*
+ * memzero_explicit - memset(@s, 0, @count) that the compiler may not drop,
+ * even when @s is about to be freed (a secret must not stay behind).
+ */
+static inline void memzero_explicit(void *s, size_t count)
+{
+	memset(s, 0, count);
+	__asm__ __volatile__("" : : "r"(s) : "memory");
+}
+
 #endif

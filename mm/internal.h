@@ -94,6 +94,7 @@ static __always_inline bool free_pages_check(struct page *page, unsigned int ord
 void warn_alloc(gfp_t gfp, unsigned int order);
 int format_gfp(char *buf, size_t size, gfp_t gfp);
 void show_free_areas(void);
+void show_buddyinfo(void);
 
 /* ---------------------------------------------------------------- the slab allocator */
 
@@ -160,8 +161,9 @@ struct kmem_cache {
 	unsigned int inuse;		/* where the metadata after the object starts */
 	unsigned int red_left_pad;	/* left redzone: the object starts this far into its slot */
 	unsigned int align;
-	unsigned int order;		/* of its slabs */
-	unsigned int objects;		/* per slab */
+	unsigned int order;		/* of its slabs, when memory allows */
+	unsigned int objects;		/* per slab of that order */
+	unsigned int min_order;		/* of a slab made under pressure: one object fits */
 	unsigned long reciprocal_size;	/* 2^44 / size, rounded up: slot index by multiply */
 	unsigned int sheaf_capacity;
 	unsigned long random;		/* freelist hardening secret */
@@ -170,6 +172,16 @@ struct kmem_cache {
 	struct list_head list;		/* on slab_caches */
 	struct kmem_cache_node node[MAX_NUMNODES];
 };
+
+/*
+ * A slab's order: the cache's, or its smallest for a slab made under
+ * pressure (mm/slab.c, alloc_slab_pages()); the number of objects tells.
+ * (page->private, where a block's order lives, holds slab fields here.)
+ */
+static inline unsigned int slab_order(const struct kmem_cache *s, const struct page *slab)
+{
+	return slab->objects == s->objects ? s->order : s->min_order;
+}
 
 extern struct list_head slab_caches;
 extern struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */

@@ -798,6 +798,27 @@ static __always_inline void free_pages_caller(struct page *page, unsigned int or
 }
 
 /**
+ * split_page - make a block of 2^@order pages into as many single pages
+ * @page: the first page of a block from alloc_pages() without __GFP_COMP
+ * @order: its order
+ *
+ * Each page can then be freed on its own with __free_page(), in any order
+ * (Linux's split_page()).  kvdemo uses it to keep one page of every eight
+ * and free the rest.
+ * Context: any.
+ */
+void split_page(struct page *page, unsigned int order)
+{
+	VM_BUG_ON_PAGE(PageHead(page) || !page_test(page, PG_allocated) ||
+		       page->private != order, page);
+	page->private = 0;
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		page[i].private = 0;
+		page_set(&page[i], PG_allocated);
+	}
+}
+
+/**
  * free_pages_bulk - __free_pages(@pages[i], 0) for each of @nr single pages
  * @pages: pages from alloc_pages_bulk_node() or alloc_pages() of order 0;
  *	   NULL slots are skipped

@@ -208,6 +208,7 @@ void __free_pages(struct page *page, unsigned int order);
 unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 				    struct page **page_array);
 void free_pages_bulk(struct page **pages, unsigned long nr);
+void split_page(struct page *page, unsigned int order);
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 unsigned long get_zeroed_page(gfp_t gfp);
 void free_pages(unsigned long addr, unsigned int order);

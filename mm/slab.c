@@ -164,35 +164,55 @@ static void slab_list_del(u32 *head, struct page *slab)
 
 /* ---------------------------------------------------------------- slabs */
 
-static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
+/*
+ * The pages of a new slab.  The cache's order is only worth a light try
+ * (no reclaim, no OOM killer: as Linux's SLUB): when memory is fragmented,
+ * a slab of the smallest order that holds one object does as well, and
+ * that one is asked for with the caller's own flags.
+ */
+static struct page *alloc_slab_pages(struct kmem_cache *s, gfp_t gfp, int node,
+				     unsigned int *order)
 {
 	gfp_t page_gfp = (gfp & ~(__GFP_ZERO | __GFP_COMP)) | __GFP_NOWARN;
-	struct page *slab;
+	struct page *slab = NULL;
+
+	*order = s->order;
+	if (s->order > s->min_order)
+		slab = alloc_pages_node(node, (page_gfp | __GFP_COMP | __GFP_NOMEMALLOC) &
+					~(__GFP_RECLAIM | __GFP_NOFAIL), s->order);
+	if (!slab) {
+		*order = s->min_order;
+		slab = alloc_pages_node(node, page_gfp | (s->min_order ? __GFP_COMP : 0),
+					s->min_order);
+	}
+	if (!slab && !(gfp & __GFP_NOWARN))
+		pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x: cache %s, "
+			"object size %u, slab order %u (or %u)\n", node, gfp, s->name, s->size,
+			s->order, s->min_order);
+	return slab;
+}
+
+static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
+{
+	unsigned int order;
+	struct page *slab = alloc_slab_pages(s, gfp, node, &order);
 	char *p;
 
-	if (s->order)
-		page_gfp |= __GFP_COMP;
-	slab = alloc_pages_node(node, page_gfp, s->order);
-	if (!slab) {
-		if (!(gfp & __GFP_NOWARN))
-			pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x: cache %s, "
-				"object size %u, slab order %u\n", node, gfp, s->name, s->size,
-				s->order);
+	if (!slab)
 		return NULL;
-	}
 	page_set(slab, PG_slab);
 	slab->slab_cache = s;
 	slab->slab_next = slab->slab_prev = 0;
 	slab->inuse = 0;
-	slab->objects = (u16)s->objects;
+	slab->objects = (u16)min((PAGE_SIZE << order) / s->size, 0xffffUL);
 	p = (char *)slab_address(slab) + s->red_left_pad;
 	set_slab_freelist(slab, p);
-	for (unsigned int i = 0; i < s->objects; i++, p += s->size) {
+	for (unsigned int i = 0; i < slab->objects; i++, p += s->size) {
 		if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS))
 			init_object_debug(s, slab, p);
 		if (s->ctor)
 			s->ctor(p);	/* once per object, when its slab is made */
-		set_freepointer(s, p, i + 1 < s->objects ? p + s->size : NULL);
+		set_freepointer(s, p, i + 1 < slab->objects ? p + s->size : NULL);
 	}
 	return slab;
 }
@@ -200,6 +220,8 @@ static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 /* Give an empty slab's pages back.  Its node's list_lock is held. */
 static void discard_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct page *slab)
 {
+	unsigned int order = slab_order(s, slab);
+
 	slab_list_del(&n->partial, slab);
 	n->nr_partial--;
 	n->nr_empty--;
@@ -210,8 +232,8 @@ static void discard_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct
 	slab->slab_next = slab->slab_prev = 0;
 	slab->freelist = 0;
 	slab->inuse = slab->objects = 0;
-	slab->private = s->order;	/* the page allocator's view of the block again */
-	__free_pages(slab, s->order);
+	slab->private = order;		/* the page allocator's view of the block again */
+	__free_pages(slab, order);
 }
 
 /* A new slab joins its node's partial list.  The list_lock is held. */
@@ -837,8 +859,8 @@ static unsigned long discard_empty_slabs(struct kmem_cache *s)
 		for (slab = pfn_to_slab(n->partial); slab; slab = next) {
 			next = pfn_to_slab(slab->slab_next);
 			if (!slab->inuse) {
+				freed += 1UL << slab_order(s, slab);
 				discard_slab(s, n, slab);
-				freed += 1UL << s->order;
 			}
 		}
 		spin_unlock_irqrestore(&n->list_lock, flags);
@@ -953,6 +975,8 @@ static void calculate_order(struct kmem_cache *s)
 		order++;
 	s->order = order;
 	s->objects = min((PAGE_SIZE << order) / s->size, 0xffffUL);
+	for (s->min_order = 0; (PAGE_SIZE << s->min_order) < s->size; s->min_order++)
+		;
 }
 
 /*

@@ -55,6 +55,7 @@ extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
 void *__kmalloc(size_t size, gfp_t flags);
 void *__kmalloc_node(size_t size, gfp_t flags, int node);
+void *__kmalloc_node_track_caller(size_t size, gfp_t flags, int node, unsigned long caller);
 
 /*
  * The size class of @size bytes (1..KMALLOC_MAX_CACHE_SIZE), written so

@@ -116,9 +116,20 @@ void *__kmalloc(size_t size, gfp_t flags)
 /** __kmalloc_node - kmalloc_node() of a size only known at run time */
 void *__kmalloc_node(size_t size, gfp_t flags, int node)
 {
+	return __kmalloc_node_track_caller(size, flags, node,
+					   (unsigned long)__builtin_return_address(0));
+}
+
+/**
+ * __kmalloc_node_track_caller - __kmalloc_node() that names @caller as the
+ * allocator (in slab debugging's records and in reports), for wrappers such
+ * as kvmalloc() whose own name would say nothing (Linux's name)
+ */
+void *__kmalloc_node_track_caller(size_t size, gfp_t flags, int node, unsigned long caller)
+{
 	if (node >= (int)nr_node_ids)
 		node = NUMA_NO_NODE;
-	return kmalloc_caller(size, flags, node, __builtin_return_address(0));
+	return kmalloc_caller(size, flags, node, (void *)caller);
 }
 
 static void bad_kfree(const void *obj, void *caller, const char *why)
@@ -171,8 +182,7 @@ void kfree_sensitive(const void *objp)
 	size_t size = ksize(objp);
 
 	if (size) {
-		memset((void *)objp, 0, size);
-		barrier();	/* the compiler may not drop the zeroing of memory about to be freed */
+		memzero_explicit((void *)objp, size);
 	}
 	kfree(objp);
 }

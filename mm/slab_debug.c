@@ -252,7 +252,7 @@ void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj)
 	u8 *slot = (u8 *)obj - s->red_left_pad;
 
 	if (obj == (char *)slab_address(slab) + s->red_left_pad)	/* the first: whole slab */
-		memset(slab_address(slab), POISON_INUSE, PAGE_SIZE << s->order);
+		memset(slab_address(slab), POISON_INUSE, PAGE_SIZE << slab_order(s, slab));
 	memset(slot, 0, s->size);
 	poison_object(s, obj);
 	set_redzones(s, obj, SLUB_RED_INACTIVE);
@@ -318,7 +318,7 @@ static int validate_slab(struct kmem_cache *s, struct page *slab)
 {
 	unsigned int nr_free = 0, errors = 0;
 	u8 *tail = (u8 *)slab_address(slab) + slab->objects * s->size;
-	u8 *end = (u8 *)slab_address(slab) + (PAGE_SIZE << s->order);
+	u8 *end = (u8 *)slab_address(slab) + (PAGE_SIZE << slab_order(s, slab));
 
 	for (void *p = slab_freelist(s, slab); p && nr_free <= slab->objects;
 	     p = get_freepointer(s, slab, p))

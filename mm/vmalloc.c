@@ -349,8 +349,8 @@ static void free_vm_pages(struct vm_struct *vm)
 		kfree(vm->pages);
 }
 
-static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
-			    const void *caller);
+static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t gfp, int node,
+				 bool huge, const void *caller);
 
 /*
  * The array of page pointers: kmalloc, or vmalloc itself when it is over a
@@ -362,7 +362,7 @@ static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node, cons
 	gfp_t array_gfp = gfp | __GFP_ZERO | __GFP_NOWARN;
 
 	if (bytes > PAGE_SIZE)
-		return __vmalloc_node(bytes, array_gfp, node, false, caller);
+		return vmalloc_node_caller(bytes, PAGE_SIZE, array_gfp, node, false, caller);
 	return kmalloc_node(bytes, array_gfp, node);
 }
 
@@ -403,17 +403,18 @@ fail:
 }
 
 /*
- * __vmalloc_node - the one path every vmalloc*() takes
+ * vmalloc_node_caller - the one path every vmalloc*() takes
  * @size: bytes, rounded up to pages
+ * @align: of the address; at least a page
  * @gfp: must allow direct reclaim (GFP_KERNEL and its modifiers)
  * @node: for the pages, or NUMA_NO_NODE
  * @huge: try 2 MiB mappings (vmalloc_huge())
  * @caller: for vmallocinfo and reports
  */
-static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
-			    const void *caller)
+static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t gfp, int node,
+				 bool huge, const void *caller)
 {
-	unsigned long real_size = ALIGN(size, PAGE_SIZE), align = PAGE_SIZE;
+	unsigned long real_size = ALIGN(size, PAGE_SIZE);
 	struct vmap_area *va;
 	struct vm_struct *vm;
 
@@ -431,8 +432,9 @@ static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
 	huge = huge && real_size >= PMD_SIZE;
 	if (huge) {
 		real_size = ALIGN(real_size, PMD_SIZE);
-		align = PMD_SIZE;
+		align = max(align, PMD_SIZE);
 	}
+	align = max(align, PAGE_SIZE);
 	if (node >= (int)nr_node_ids)
 		node = NUMA_NO_NODE;
 	vm = kzalloc(sizeof(*vm), gfp & ~__GFP_ZERO);
@@ -443,7 +445,8 @@ static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
 		return NULL;
 	}
 	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
-				  .flags = VM_ALLOC, .node = node, .caller = caller };
+				  .flags = VM_ALLOC, .node = node, .caller = caller,
+				  .requested_size = size };
 	if (huge && !vmalloc_area_pages(vm, real_size, gfp, HUGE_ORDER, PAGE_KERNEL))
 		vm->flags |= VM_HUGE_PAGES;
 	else if (vmalloc_area_pages(vm, real_size, gfp, 0, PAGE_KERNEL))
@@ -470,32 +473,51 @@ fail:
  */
 void *__vmalloc(unsigned long size, gfp_t gfp_mask)
 {
-	return __vmalloc_node(size, gfp_mask, NUMA_NO_NODE, false, __builtin_return_address(0));
+	return vmalloc_node_caller(size, PAGE_SIZE, gfp_mask, NUMA_NO_NODE, false,
+				   __builtin_return_address(0));
+}
+
+/**
+ * __vmalloc_node - vmalloc() with every choice made by the caller (Linux's signature)
+ * @size: bytes (rounded up to whole pages)
+ * @align: alignment of the address (a page at least)
+ * @gfp_mask: as __vmalloc()
+ * @node: for the pages, or NUMA_NO_NODE
+ * @caller: who to name in vmallocinfo and reports (kvmalloc() passes its own caller)
+ *
+ * Context: may sleep.  Return: the memory, or NULL.
+ */
+void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp_mask, int node,
+		     const void *caller)
+{
+	return vmalloc_node_caller(size, align, gfp_mask, node, false, caller);
 }
 
 /** vmalloc - __vmalloc(@size, GFP_KERNEL); Context: may sleep; Return: memory or NULL */
 void *vmalloc(unsigned long size)
 {
-	return __vmalloc_node(size, GFP_KERNEL, NUMA_NO_NODE, false, __builtin_return_address(0));
+	return vmalloc_node_caller(size, PAGE_SIZE, GFP_KERNEL, NUMA_NO_NODE, false,
+				   __builtin_return_address(0));
 }
 
 /** vzalloc - vmalloc(), zeroed */
 void *vzalloc(unsigned long size)
 {
-	return __vmalloc_node(size, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
+	return vmalloc_node_caller(size, PAGE_SIZE, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
 			      __builtin_return_address(0));
 }
 
 /** vmalloc_node - vmalloc() with the pages from node @node (NUMA_NO_NODE: any) */
 void *vmalloc_node(unsigned long size, int node)
 {
-	return __vmalloc_node(size, GFP_KERNEL, node, false, __builtin_return_address(0));
+	return vmalloc_node_caller(size, PAGE_SIZE, GFP_KERNEL, node, false,
+				   __builtin_return_address(0));
 }
 
 /** vzalloc_node - vmalloc_node(), zeroed */
 void *vzalloc_node(unsigned long size, int node)
 {
-	return __vmalloc_node(size, GFP_KERNEL | __GFP_ZERO, node, false,
+	return vmalloc_node_caller(size, PAGE_SIZE, GFP_KERNEL | __GFP_ZERO, node, false,
 			      __builtin_return_address(0));
 }
 
@@ -505,7 +527,8 @@ void *vzalloc_node(unsigned long size, int node)
  */
 void *vmalloc_huge(unsigned long size, gfp_t gfp_mask)
 {
-	return __vmalloc_node(size, gfp_mask, NUMA_NO_NODE, true, __builtin_return_address(0));
+	return vmalloc_node_caller(size, PAGE_SIZE, gfp_mask, NUMA_NO_NODE, true,
+				   __builtin_return_address(0));
 }
 
 /** vmalloc_array - vmalloc() of @n * @size bytes; NULL if that overflows */
@@ -515,7 +538,7 @@ void *vmalloc_array(size_t n, size_t size)
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
-	return __vmalloc_node(bytes, GFP_KERNEL, NUMA_NO_NODE, false,
+	return vmalloc_node_caller(bytes, PAGE_SIZE, GFP_KERNEL, NUMA_NO_NODE, false,
 			      __builtin_return_address(0));
 }
 
@@ -526,7 +549,7 @@ void *vcalloc(size_t n, size_t size)
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
-	return __vmalloc_node(bytes, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
+	return vmalloc_node_caller(bytes, PAGE_SIZE, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
 			      __builtin_return_address(0));
 }
 

@@ -32,6 +32,7 @@ struct vm_struct {
 	unsigned int nr_pages;		/* entries in @pages */
 	unsigned int page_order;	/* of each block in @pages: 0, or 9 for 2 MiB */
 	int node;			/* asked for, or NUMA_NO_NODE */
+	unsigned long requested_size;	/* the size asked for (vmalloc(), not vmap()) */
 	const void *caller;		/* who allocated it */
 };
 
@@ -40,6 +41,8 @@ void *vzalloc(unsigned long size);
 void *vmalloc_node(unsigned long size, int node);
 void *vzalloc_node(unsigned long size, int node);
 void *__vmalloc(unsigned long size, gfp_t gfp_mask);
+void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp_mask, int node,
+		     const void *caller);
 void *vmalloc_huge(unsigned long size, gfp_t gfp_mask);
 void *vmalloc_array(size_t n, size_t size);
 void *vcalloc(size_t n, size_t size);

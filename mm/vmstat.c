@@ -43,6 +43,9 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[VMALLOC_PURGED_AREAS] = "vmalloc_purged_areas",
 	[VMALLOC_FAIL] = "vmalloc_fail",
 	[VMALLOC_BAD_FREE] = "vmalloc_bad_free",
+	[KVMALLOC_SLAB] = "kvmalloc_slab",
+	[KVMALLOC_VMALLOC] = "kvmalloc_vmalloc",
+	[KVMALLOC_FAIL] = "kvmalloc_fail",
 	[NR_TLB_REMOTE_FLUSH] = "nr_tlb_remote_flush",
 	[NR_TLB_REMOTE_FLUSH_RECEIVED] = "nr_tlb_remote_flush_received",
 	[NR_TLB_LOCAL_FLUSH_ALL] = "nr_tlb_local_flush_all",
@@ -140,12 +143,11 @@ static int cmd_vmstat(int argc, char **argv)
 }
 MONITOR_COMMAND(vmstat, "", "event counters of the memory allocators", cmd_vmstat);
 
-static int cmd_buddyinfo(int argc, char **argv)
+/** show_buddyinfo - print free blocks per order per zone, as Linux's /proc/buddyinfo */
+void show_buddyinfo(void)
 {
 	struct zone *zone;
 
-	(void)argc;
-	(void)argv;
 	/* Our header (Linux's /proc/buddyinfo has none): an order-n block is 2^n pages. */
 	printk("%21s", "order");
 	for (int o = 0; o <= MAX_PAGE_ORDER; o++)
@@ -163,6 +165,13 @@ static int cmd_buddyinfo(int argc, char **argv)
 			printk(KERN_CONT " %6lu", READ_ONCE(zone->free_area[o].nr_free));
 		printk(KERN_CONT "\n");
 	}
+}
+
+static int cmd_buddyinfo(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	show_buddyinfo();
 	return 0;
 }
 MONITOR_COMMAND(buddyinfo, "", "free blocks of each order (0..10: 4K..4M) per zone", cmd_buddyinfo);

@@ -43,6 +43,9 @@ enum vm_event_item {
 	VMALLOC_PURGED_AREAS,	/* areas whose ranges a purge gave back (ours) */
 	VMALLOC_FAIL,		/* vmalloc()s that returned NULL (ours) */
 	VMALLOC_BAD_FREE,	/* vfree()/vunmap() of what they do not own (ours) */
+	KVMALLOC_SLAB,		/* kvmalloc()s the slab allocator served (ours) */
+	KVMALLOC_VMALLOC,	/* kvmalloc()s that fell back to vmalloc() (ours) */
+	KVMALLOC_FAIL,		/* kvmalloc()s that returned NULL (ours) */
 	NR_TLB_REMOTE_FLUSH,	/* shootdowns sent to other CPUs */
 	NR_TLB_REMOTE_FLUSH_RECEIVED,
 	NR_TLB_LOCAL_FLUSH_ALL,

@@ -1,0 +1,60 @@
+/*
+ * mm/kvdemo.h - the seeds' story, run live: why kmalloc() then vmalloc()
+ * is the wrong fallback, and what kvmalloc() does instead.
+ *
+ * The monitor's `kvdemo` prints it; tests/kernel/kvdemo_test.c checks its
+ * numbers.  Both use these steps:
+ *
+ *	kvdemo_setup(&d)            the hard state: memory fragmented (no free
+ *	                            block of order >= 3), an OOM victim holding
+ *	                            memory, a cache a shrinker can reclaim
+ *	kvdemo_run(&d, policy, size, &r)   one kvmalloc() from that state
+ *	kvdemo_restore(&d)          the same state again for the next run
+ *	kvdemo_unregister(&d)       victim and cache out of reach, memory held
+ *	kvdemo_teardown(&d)         everything back
+ *
+ * How each step works is in mm/kvdemo.c; the story in docs/kvmalloc.md.
+ */
+#ifndef MM_KVDEMO_H
+#define MM_KVDEMO_H
+
+#include "mm/kvmalloc.h"
+#include "mm/oom.h"
+#include "mm/shrinker.h"
+
+struct kvdemo {
+	struct list_head kept;		/* one page of every 8-page block that was free */
+	unsigned long nr_kept;
+	struct oom_victim victim;	/* holds order-3 blocks; killing it frees them */
+	struct list_head victim_blocks;
+	unsigned long victim_blocks_wanted, nr_victim_blocks;
+	bool victim_registered;
+	struct shrinker shrinker;	/* a cache of single pages it can give back */
+	struct list_head cache;
+	unsigned long cache_wanted, nr_cache, cache_reclaimed;
+	bool shrinker_registered;
+};
+
+enum kvdemo_source { KVDEMO_SLAB, KVDEMO_VMALLOC, KVDEMO_FAILED };
+
+/* What one kvmalloc() from the hard state did. */
+struct kvdemo_result {
+	enum kvdemo_source source;	/* where the memory came from */
+	unsigned long reclaim_passes;	/* direct reclaim passes (allocstall) */
+	unsigned long scanned;		/* objects the shrinkers looked at (slabs_scanned) */
+	unsigned long reclaimed;	/* pages the shrinkers gave back */
+	unsigned long oom_kills;
+	unsigned long cycles;		/* rdtsc: instructions under make bench's -icount */
+	bool victim_alive;
+};
+
+int kvdemo_setup(struct kvdemo *d);
+bool kvdemo_fragmented(void);
+void kvdemo_run(struct kvdemo *d, enum kvmalloc_policy policy, size_t size,
+		struct kvdemo_result *r);
+int kvdemo_restore(struct kvdemo *d);
+void kvdemo_teardown(struct kvdemo *d);
+void kvdemo_unregister(struct kvdemo *d);
+size_t kvdemo_first_vmalloc_size(size_t *largest);
+
+#endif

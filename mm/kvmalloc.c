@@ -1,0 +1,264 @@
+/*
+ * mm/kvmalloc.c - kvmalloc() and family: the slab allocator if it is easy,
+ * vmalloc() if not.
+ *
+ * Many callers need a large buffer and do not care whether its pages are
+ * physically contiguous.  kmalloc() is faster and cheaper (no page tables,
+ * no TLB entries of its own), so it is worth trying first; vmalloc() works
+ * when memory is too fragmented for kmalloc(), so it is the fallback.  The
+ * whole art is in how hard the first attempt may try:
+ *
+ *   kmalloc(size, GFP_KERNEL)      for up to 8 pages the page allocator
+ *   then vmalloc(size)             never fails: it reclaims, retries and
+ *   (the naive fallback)           calls the OOM killer, so the fallback
+ *                                  never runs and an innocent victim dies
+ *                                  for memory vmalloc() had at hand;
+ *   kvmalloc(size, GFP_KERNEL)     asks the slab with __GFP_NORETRY (one
+ *                                  light reclaim pass, never the OOM
+ *                                  killer) and __GFP_NOWARN, then vmalloc().
+ *
+ * That rule, kmalloc_gfp_adjust() in Linux, is kvmalloc_slab_flags() here,
+ * with Linux 6.16's variant and the naive pattern beside it as policies
+ * (kvmalloc_policy=noretry|nodirect|naive) so that kvdemo can run all three
+ * from the same state.  Two more rules: no fallback at or below a page (a
+ * page of vmalloc costs a page, a guard page and a TLB entry, and the slab
+ * does not fail there anyway), nor for callers that cannot sleep (vmalloc()
+ * cannot serve them).  kvfree() tells the two kinds apart by the address.
+ *
+ * The seeds (../shared/seeds/) tell the story: the 2010 RFC that first
+ * proposed kvmalloc(), with its kvfree_inatomic(), and the 2017 article on
+ * the version Linux merged.  docs/kvmalloc.md retells it with figures.
+ */
+#include "mm/kvmalloc.h"
+#include "mm/internal.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define INT_MAX		0x7fffffff
+
+enum kvmalloc_policy kvmalloc_policy = KVMALLOC_NORETRY;
+const char *const kvmalloc_policy_names[NR_KVMALLOC_POLICIES] = {
+	[KVMALLOC_NORETRY] = "noretry",
+	[KVMALLOC_NODIRECT] = "nodirect",
+	[KVMALLOC_NAIVE] = "naive",
+};
+DEFINE_PER_CPU(gfp_t, kvmalloc_slab_gfp);
+
+/**
+ * kvmalloc_policy_parse - the policy called @name ("noretry", "nodirect", "naive")
+ *
+ * Return: its enum kvmalloc_policy value, or -EINVAL.
+ */
+int kvmalloc_policy_parse(const char *name)
+{
+	for (int i = 0; i < NR_KVMALLOC_POLICIES; i++) {
+		if (!strcmp(name, kvmalloc_policy_names[i]))
+			return i;
+	}
+	return -EINVAL;
+}
+
+/**
+ * kvmalloc_slab_flags - the flags kvmalloc() gives its slab attempt
+ * @size: the request
+ * @flags: the caller's
+ * @policy: which rule
+ *
+ * At most a page, or under KVMALLOC_NAIVE: @flags as they are.  Above a
+ * page: never a warning (a failure here is expected and handled) and never
+ * __GFP_NOFAIL (vmalloc() is the way not to fail); and, unless the caller
+ * asked for __GFP_RETRY_MAYFAIL, either __GFP_NORETRY (one light reclaim
+ * pass, no OOM killer) or, under KVMALLOC_NODIRECT, no direct reclaim at all.
+ * Context: any.  Return: the flags.
+ */
+gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy)
+{
+	if (size <= PAGE_SIZE || policy == KVMALLOC_NAIVE)
+		return flags;
+	flags = (flags | __GFP_NOWARN) & ~__GFP_NOFAIL;
+	if (flags & __GFP_RETRY_MAYFAIL)
+		return flags;
+	if (policy == KVMALLOC_NODIRECT)
+		return flags & ~__GFP_DIRECT_RECLAIM;
+	return flags | __GFP_NORETRY;
+}
+
+/* May kvmalloc() fall back to vmalloc() after the slab said no? */
+static bool may_fall_back(size_t size, gfp_t flags, enum kvmalloc_policy policy)
+{
+	if (policy == KVMALLOC_NAIVE)
+		return true;	/* the pattern as written: it does not look */
+	return size > PAGE_SIZE && gfpflags_allow_blocking(flags);
+}
+
+/* Every kvmalloc() that is not inline comes here; @caller is named in vmallocinfo. */
+static void *kvmalloc_caller(size_t size, gfp_t flags, int node, enum kvmalloc_policy policy,
+			     const void *caller)
+{
+	static struct report_once too_large;
+	gfp_t slab_flags;
+	void *p;
+
+	if (unlikely(size > INT_MAX)) {
+		/* An overflowed size computation, most likely (the seed article's guard). */
+		if (!(flags & __GFP_NOWARN) && report_once_per_caller(&too_large, (void *)caller))
+			pr_warn("kvmalloc: %zu bytes is more than INT_MAX, caller %pS\n", size,
+				caller);
+		count_vm_event(KVMALLOC_FAIL);
+		return NULL;
+	}
+	slab_flags = kvmalloc_slab_flags(size, flags, policy);
+	this_cpu_write(kvmalloc_slab_gfp, slab_flags);
+	p = __kmalloc_node_track_caller(size, slab_flags, node, (unsigned long)caller);
+	if (p) {
+		count_vm_event(KVMALLOC_SLAB);
+		return p;
+	}
+	if (!may_fall_back(size, flags, policy)) {
+		count_vm_event(KVMALLOC_FAIL);
+		return NULL;
+	}
+	p = __vmalloc_node(size, 1, flags, node, caller);
+	count_vm_event(p ? KVMALLOC_VMALLOC : KVMALLOC_FAIL);
+	return p;
+}
+
+/**
+ * __kvmalloc_node - kvmalloc_node() when the size is not a small constant
+ *
+ * See kvmalloc_node().  Context: as @flags allows.  Return: memory or NULL.
+ */
+void *__kvmalloc_node(size_t size, gfp_t flags, int node)
+{
+	return kvmalloc_caller(size, flags, node, READ_ONCE(kvmalloc_policy),
+			       __builtin_return_address(0));
+}
+
+/**
+ * kvmalloc_node_policy - kvmalloc_node() under @policy instead of the boot's
+ * @size: bytes
+ * @flags: the caller's
+ * @node: NUMA node, or NUMA_NO_NODE
+ * @policy: KVMALLOC_NORETRY, KVMALLOC_NODIRECT or KVMALLOC_NAIVE
+ *
+ * For kvdemo and the tests, which compare the policies side by side.
+ * Context: as @flags allows.  Return: memory (free with kvfree()) or NULL.
+ */
+void *kvmalloc_node_policy(size_t size, gfp_t flags, int node, enum kvmalloc_policy policy)
+{
+	return kvmalloc_caller(size, flags, node, policy, __builtin_return_address(0));
+}
+
+/**
+ * kvmalloc_slab_failed - the out-of-line end of an inline kvmalloc() whose
+ * kmalloc() of at most a page returned NULL
+ *
+ * Only the naive policy falls back to vmalloc() there.
+ * Return: vmalloc memory (naive policy) or NULL.
+ */
+void *kvmalloc_slab_failed(size_t size, gfp_t flags, int node)
+{
+	void *p = NULL;
+
+	if (READ_ONCE(kvmalloc_policy) == KVMALLOC_NAIVE)
+		p = __vmalloc_node(size, 1, flags, node, __builtin_return_address(0));
+	count_vm_event(p ? KVMALLOC_VMALLOC : KVMALLOC_FAIL);
+	return p;
+}
+
+/**
+ * kvfree_sensitive - kvfree() after zeroing @len bytes, so no secret stays behind
+ * @addr: the memory, or NULL
+ * @len: how many bytes of it held the secret
+ *
+ * The zeroing cannot be optimised away (memzero_explicit()).
+ * Context: any.
+ */
+void kvfree_sensitive(const void *addr, size_t len)
+{
+	if (!addr)
+		return;
+	memzero_explicit((void *)addr, len);
+	kvfree(addr);
+}
+
+/*
+ * How many bytes of @p may be used in place: the slab object's size, or the
+ * pages of the vmalloc area.  0 for a pointer neither allocator gave (reported
+ * by ksize(), or here).
+ */
+static size_t kvmalloc_usable_size(const void *p, const void *caller)
+{
+	struct vm_struct *vm;
+
+	if (!is_vmalloc_addr(p))
+		return ksize(p);
+	vm = find_vm_area(p);
+	if (!vm || vm->addr != p || !(vm->flags & VM_ALLOC)) {
+		pr_err("BUG: kvrealloc(%px) by %pS: not the start of a live vmalloc area\n", p,
+		       caller);
+		return 0;
+	}
+	return vm->size - PAGE_SIZE;
+}
+
+/**
+ * kvrealloc - resize memory from kvmalloc(), keeping its contents
+ * @p: the memory, or NULL (then it is kvmalloc())
+ * @size: the new size; 0 frees @p and returns ZERO_SIZE_PTR
+ * @flags: as kvmalloc(); with __GFP_ZERO the bytes beyond the old size are zero
+ *
+ * In place when @size fits the memory @p already has and is still the
+ * right kind (vmalloc memory is kept only above a page: smaller, it moves
+ * to the slab).  Otherwise new memory comes from kvmalloc() (slab or
+ * vmalloc, by its rules, so the data crosses from one kind to the other
+ * as the size crosses the line), the contents are copied and @p is freed.
+ * Context: as @flags allows.
+ * Return: the memory (maybe moved), or NULL with @p untouched.
+ */
+void *kvrealloc(const void *p, size_t size, gfp_t flags)
+{
+	const void *caller = __builtin_return_address(0);
+	size_t usable, old;
+	void *n;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy), caller);
+	if (!size) {
+		kvfree(p);
+		return ZERO_SIZE_PTR;
+	}
+	usable = kvmalloc_usable_size(p, caller);
+	if (!usable)
+		return NULL;
+	old = is_vmalloc_addr(p) ? find_vm_area(p)->requested_size : usable;
+	if (size <= usable && (!is_vmalloc_addr(p) || size > PAGE_SIZE)) {
+		if (flags & __GFP_ZERO && size > old)
+			memset((char *)p + old, 0, size - old);
+		if (is_vmalloc_addr(p))
+			find_vm_area(p)->requested_size = size;
+		return (void *)p;
+	}
+	n = kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy), caller);
+	if (!n)
+		return NULL;
+	memcpy(n, p, min(old, size));
+	kvfree(p);
+	return n;
+}
+
+/**
+ * kvmemdup - a kvmalloc()ed copy of @len bytes at @src
+ *
+ * Context: as @gfp allows.  Return: the copy, or NULL.
+ */
+void *kvmemdup(const void *src, size_t len, gfp_t gfp)
+{
+	void *p = kvmalloc_caller(len, gfp, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy),
+				  __builtin_return_address(0));
+
+	if (p)
+		memcpy(p, src, len);
+	return p;
+}

@@ -1,0 +1,146 @@
+/*
+ * mm/kvmalloc.h - memory that may be either kind: kmalloc() if it is easy,
+ * vmalloc() if not.  Linux's names and meanings.
+ *
+ * kvmalloc(size, flags) asks the slab allocator first, and for more than a
+ * page it asks gently (__GFP_NORETRY | __GFP_NOWARN, no __GFP_NOFAIL): one
+ * light reclaim pass at most and never the OOM killer, because vmalloc()
+ * can do the job without physically contiguous pages.  Only then does it
+ * fall back to vmalloc().  kvfree() frees either kind.  The story of why
+ * (and of the naive fallback it replaced) is in docs/kvmalloc.md; the
+ * monitor's `kvdemo` shows it live.
+ *
+ * The common case is inline: a constant size of a page or less goes
+ * straight to kmalloc() (every policy asks the slab with the caller's own
+ * flags there), and kvfree() is one range check in front of kfree().
+ */
+#ifndef MM_KVMALLOC_H
+#define MM_KVMALLOC_H
+
+#include "mm/slab.h"
+#include "mm/vmalloc.h"
+#include "mm/vmstat.h"
+
+/*
+ * How kvmalloc() asks the slab allocator for more than a page (docs/kvmalloc.md):
+ *   KVMALLOC_NORETRY   + __GFP_NORETRY | __GFP_NOWARN, - __GFP_NOFAIL
+ *                      (Linux 4.12 to 6.15; this kernel's default)
+ *   KVMALLOC_NODIRECT  - __GFP_DIRECT_RECLAIM instead of + __GFP_NORETRY
+ *                      (Linux 6.16's rule)
+ *   KVMALLOC_NAIVE     the caller's flags unchanged, then vmalloc() on NULL,
+ *                      at any size: the open-coded fallback the seeds
+ *                      criticise (for kvdemo and the tests only)
+ * Chosen at boot with kvmalloc_policy=noretry|nodirect|naive.
+ */
+enum kvmalloc_policy {
+	KVMALLOC_NORETRY,
+	KVMALLOC_NODIRECT,
+	KVMALLOC_NAIVE,
+	NR_KVMALLOC_POLICIES
+};
+
+extern enum kvmalloc_policy kvmalloc_policy;
+extern const char *const kvmalloc_policy_names[NR_KVMALLOC_POLICIES];
+
+/* The flags this CPU's last kvmalloc() passed to the slab allocator (for tests and kvdemo). */
+DECLARE_PER_CPU(gfp_t, kvmalloc_slab_gfp);
+
+void *__kvmalloc_node(size_t size, gfp_t flags, int node);
+void *kvmalloc_node_policy(size_t size, gfp_t flags, int node, enum kvmalloc_policy policy);
+void *kvmalloc_slab_failed(size_t size, gfp_t flags, int node);
+gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy);
+int kvmalloc_policy_parse(const char *name);
+
+/* The inline part of kvmalloc() for a constant size of a page or less: the slab's answer. */
+static __always_inline void *kvmalloc_small(void *p, size_t size, gfp_t flags, int node)
+{
+	if (likely(p)) {
+		count_vm_event(KVMALLOC_SLAB);
+		return p;
+	}
+	return kvmalloc_slab_failed(size, flags, node);
+}
+
+/**
+ * kvmalloc_node - @size bytes from the slab allocator if that is easy, else from vmalloc()
+ * @size: bytes; above INT_MAX the call warns once and fails
+ * @flags: GFP_KERNEL and its modifiers; a gfp that cannot sleep (GFP_ATOMIC,
+ *	   GFP_NOWAIT) never gets vmalloc memory
+ * @node: NUMA node for the memory, or NUMA_NO_NODE
+ *
+ * At most a page: kmalloc() with @flags, and no fallback (vmalloc memory
+ * comes in whole pages).  More than a page: kmalloc() with the flags of
+ * kvmalloc_policy (gently, by default), then vmalloc() with @flags.
+ * Free with kvfree().
+ * Context: as @flags allows.
+ * Return: the memory, or NULL.
+ */
+static __always_inline void *kvmalloc_node(size_t size, gfp_t flags, int node)
+{
+	if (__builtin_constant_p(size) && size <= PAGE_SIZE) {
+		this_cpu_write(kvmalloc_slab_gfp, flags);
+		return kvmalloc_small(kmalloc_node(size, flags, node), size, flags, node);
+	}
+	return __kvmalloc_node(size, flags, node);
+}
+
+/** kvmalloc - kvmalloc_node() on any node */
+static __always_inline void *kvmalloc(size_t size, gfp_t flags)
+{
+	if (__builtin_constant_p(size) && size <= PAGE_SIZE) {
+		this_cpu_write(kvmalloc_slab_gfp, flags);
+		return kvmalloc_small(kmalloc(size, flags), size, flags, NUMA_NO_NODE);
+	}
+	return __kvmalloc_node(size, flags, NUMA_NO_NODE);
+}
+
+/** kvzalloc - kvmalloc(), zeroed */
+static __always_inline void *kvzalloc(size_t size, gfp_t flags)
+{
+	return kvmalloc(size, flags | __GFP_ZERO);
+}
+
+/** kvzalloc_node - kvmalloc_node(), zeroed */
+static __always_inline void *kvzalloc_node(size_t size, gfp_t flags, int node)
+{
+	return kvmalloc_node(size, flags | __GFP_ZERO, node);
+}
+
+/** kvmalloc_array - kvmalloc() of @n * @size bytes; NULL (no warning) if that overflows */
+static inline void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kvmalloc(bytes, flags);
+}
+
+/** kvcalloc - kvmalloc_array(), zeroed */
+static inline void *kvcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return kvmalloc_array(n, size, flags | __GFP_ZERO);
+}
+
+/**
+ * kvfree - free what kvmalloc() (or kmalloc(), or vmalloc()) returned
+ * @addr: the memory, or NULL
+ *
+ * vmalloc memory goes to vfree(), the rest to kfree(), decided by the
+ * address.  From an interrupt handler, vmalloc memory is queued and freed
+ * soon after by deferred work (vfree_atomic()): nothing is allocated.
+ * Context: any.
+ */
+static __always_inline void kvfree(const void *addr)
+{
+	if (is_vmalloc_addr(addr))
+		vfree(addr);
+	else
+		kfree(addr);
+}
+
+void kvfree_sensitive(const void *addr, size_t len);
+void *kvrealloc(const void *p, size_t size, gfp_t flags);
+void *kvmemdup(const void *src, size_t len, gfp_t gfp);
+
+#endif
