@@ -122,7 +122,7 @@ static void kvmalloc_policy_setup(void)
 		       value);
 		return;
 	}
-	kvmalloc_policy = policy;
+	kvmalloc_set_policy(policy);
 	pr_info("kvmalloc_policy=%s: kvmalloc() asks the slab allocator %s\n", value,
 		policy == KVMALLOC_NORETRY ? "with __GFP_NORETRY above a page (the default)" :
 		policy == KVMALLOC_NODIRECT ? "without direct reclaim above a page (Linux 6.16)" :

@@ -59,17 +59,32 @@ DECLARE_PER_CPU(unsigned long, this_cpu_off);
 	__pcp_v;							\
 })
 
-#define this_cpu_write(var, val) do {					\
-	__typeof__(var) __pcp_v = (val);				\
-	__asm__ __volatile__("mov %1, %%gs:%0"				\
-			     : "=m"(var) : "r"(__pcp_v) : "memory");	\
+/*
+ * "op %gs:var, value" with the operand size spelled out, so that a constant
+ * can be an immediate: this_cpu_inc() of a counter is one instruction.
+ */
+#define __pcp_op(op, var, val) do {					\
+	switch (sizeof(var)) {						\
+	case 1:								\
+		__asm__ __volatile__(op "b %1, %%gs:%0" : "+m"(var)	\
+				     : "qi"((u8)(unsigned long)(val)) : "memory"); \
+		break;							\
+	case 2:								\
+		__asm__ __volatile__(op "w %1, %%gs:%0" : "+m"(var)	\
+				     : "ri"((u16)(unsigned long)(val)) : "memory"); \
+		break;							\
+	case 4:								\
+		__asm__ __volatile__(op "l %1, %%gs:%0" : "+m"(var)	\
+				     : "ri"((u32)(unsigned long)(val)) : "memory"); \
+		break;							\
+	default:							\
+		__asm__ __volatile__(op "q %1, %%gs:%0" : "+m"(var)	\
+				     : "er"((u64)(unsigned long)(val)) : "memory"); \
+	}								\
 } while (0)
 
-#define this_cpu_add(var, val) do {					\
-	__typeof__(var) __pcp_v = (val);				\
-	__asm__ __volatile__("add %1, %%gs:%0"				\
-			     : "+m"(var) : "r"(__pcp_v) : "memory");	\
-} while (0)
+#define this_cpu_write(var, val)	__pcp_op("mov", var, val)
+#define this_cpu_add(var, val)		__pcp_op("add", var, val)
 
 #define this_cpu_inc(var)	this_cpu_add(var, 1)
 #define this_cpu_dec(var)	this_cpu_add(var, -1)

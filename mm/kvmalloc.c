@@ -59,6 +59,35 @@ int kvmalloc_policy_parse(const char *name)
 	return -EINVAL;
 }
 
+/*
+ * Each policy's rule for the slab attempt above a page, by whether the
+ * caller asked for __GFP_RETRY_MAYFAIL (then it keeps its reclaim).
+ */
+static const struct kvmalloc_rule rules[NR_KVMALLOC_POLICIES][2] = {
+	[KVMALLOC_NORETRY] = {
+		{ __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL },
+		{ __GFP_NOWARN, __GFP_NOFAIL },
+	},
+	[KVMALLOC_NODIRECT] = {
+		{ __GFP_NOWARN, __GFP_NOFAIL | __GFP_DIRECT_RECLAIM },
+		{ __GFP_NOWARN, __GFP_NOFAIL },
+	},
+	[KVMALLOC_NAIVE] = { { 0, 0 }, { 0, 0 } },
+};
+
+struct kvmalloc_rule kvmalloc_rule = rules[KVMALLOC_NORETRY][0];
+
+/**
+ * kvmalloc_set_policy - make @policy the one kvmalloc() follows (boot: kvmalloc_policy=)
+ *
+ * Context: boot, before any other CPU calls kvmalloc().
+ */
+void kvmalloc_set_policy(enum kvmalloc_policy policy)
+{
+	kvmalloc_policy = policy;
+	kvmalloc_rule = rules[policy][0];
+}
+
 /**
  * kvmalloc_slab_flags - the flags kvmalloc() gives its slab attempt
  * @size: the request
@@ -74,14 +103,11 @@ int kvmalloc_policy_parse(const char *name)
  */
 gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 {
-	if (size <= PAGE_SIZE || policy == KVMALLOC_NAIVE)
+	const struct kvmalloc_rule *rule = &rules[policy][!!(flags & __GFP_RETRY_MAYFAIL)];
+
+	if (size <= PAGE_SIZE)
 		return flags;
-	flags = (flags | __GFP_NOWARN) & ~__GFP_NOFAIL;
-	if (flags & __GFP_RETRY_MAYFAIL)
-		return flags;
-	if (policy == KVMALLOC_NODIRECT)
-		return flags & ~__GFP_DIRECT_RECLAIM;
-	return flags | __GFP_NORETRY;
+	return (flags | rule->set) & ~rule->clear;
 }
 
 /* May kvmalloc() fall back to vmalloc() after the slab said no? */
@@ -92,36 +118,50 @@ static bool may_fall_back(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 	return size > PAGE_SIZE && gfpflags_allow_blocking(flags);
 }
 
-/* Every kvmalloc() that is not inline comes here; @caller is named in vmallocinfo. */
-static void *kvmalloc_caller(size_t size, gfp_t flags, int node, enum kvmalloc_policy policy,
-			     const void *caller)
+/* A size above INT_MAX: most likely an overflowed computation (the seed article's guard). */
+static __noinline void *kvmalloc_too_large(size_t size, gfp_t flags, const void *caller)
 {
 	static struct report_once too_large;
+
+	if (!(flags & __GFP_NOWARN) && report_once_per_caller(&too_large, (void *)caller))
+		pr_warn("kvmalloc: %zu bytes is more than INT_MAX, caller %pS\n", size, caller);
+	count_vm_event(KVMALLOC_FAIL);
+	return NULL;
+}
+
+/* The slab said no: vmalloc() if the rules allow, else NULL. */
+static __noinline void *kvmalloc_fallback(size_t size, gfp_t flags, int node,
+					enum kvmalloc_policy policy, const void *caller)
+{
+	void *p = NULL;
+
+	if (may_fall_back(size, flags, policy))
+		p = __vmalloc_node(size, 1, flags, node, caller);
+	count_vm_event(p ? KVMALLOC_VMALLOC : KVMALLOC_FAIL);
+	return p;
+}
+
+/*
+ * Every kvmalloc() that is not inline comes here; @caller is named in
+ * vmallocinfo and in slab debugging's records.  The common case (the slab
+ * says yes) is kept short: it costs what kmalloc() costs, plus the rule.
+ */
+static __always_inline void *kvmalloc_caller(size_t size, gfp_t flags, int node,
+					     enum kvmalloc_policy policy, const void *caller)
+{
 	gfp_t slab_flags;
 	void *p;
 
-	if (unlikely(size > INT_MAX)) {
-		/* An overflowed size computation, most likely (the seed article's guard). */
-		if (!(flags & __GFP_NOWARN) && report_once_per_caller(&too_large, (void *)caller))
-			pr_warn("kvmalloc: %zu bytes is more than INT_MAX, caller %pS\n", size,
-				caller);
-		count_vm_event(KVMALLOC_FAIL);
-		return NULL;
-	}
+	if (unlikely(size > INT_MAX))
+		return kvmalloc_too_large(size, flags, caller);
 	slab_flags = kvmalloc_slab_flags(size, flags, policy);
 	this_cpu_write(kvmalloc_slab_gfp, slab_flags);
 	p = __kmalloc_node_track_caller(size, slab_flags, node, (unsigned long)caller);
-	if (p) {
+	if (likely(p)) {
 		count_vm_event(KVMALLOC_SLAB);
 		return p;
 	}
-	if (!may_fall_back(size, flags, policy)) {
-		count_vm_event(KVMALLOC_FAIL);
-		return NULL;
-	}
-	p = __vmalloc_node(size, 1, flags, node, caller);
-	count_vm_event(p ? KVMALLOC_VMALLOC : KVMALLOC_FAIL);
-	return p;
+	return kvmalloc_fallback(size, flags, node, policy, caller);
 }
 
 /**
@@ -148,6 +188,19 @@ void *__kvmalloc_node(size_t size, gfp_t flags, int node)
 void *kvmalloc_node_policy(size_t size, gfp_t flags, int node, enum kvmalloc_policy policy)
 {
 	return kvmalloc_caller(size, flags, node, policy, __builtin_return_address(0));
+}
+
+/**
+ * kvmalloc_large_failed - the out-of-line end of an inline kvmalloc() of
+ * more than a page whose slab attempt returned NULL: vmalloc() if the
+ * rules allow (the caller cannot sleep: no)
+ *
+ * Return: vmalloc memory, or NULL.
+ */
+void *kvmalloc_large_failed(size_t size, gfp_t flags, int node)
+{
+	return kvmalloc_fallback(size, flags, node, READ_ONCE(kvmalloc_policy),
+				 __builtin_return_address(0));
 }
 
 /**

@@ -10,9 +10,10 @@
  * (and of the naive fallback it replaced) is in docs/kvmalloc.md; the
  * monitor's `kvdemo` shows it live.
  *
- * The common case is inline: a constant size of a page or less goes
- * straight to kmalloc() (every policy asks the slab with the caller's own
- * flags there), and kvfree() is one range check in front of kfree().
+ * The common case costs what kmalloc() and kfree() cost: a constant size
+ * of a page or less goes straight to kmalloc() inline (every policy asks
+ * the slab with the caller's own flags there), and kvfree() is kfree()
+ * with vmalloc memory handled on its rare path (mm/slab.c).
  */
 #ifndef MM_KVMALLOC_H
 #define MM_KVMALLOC_H
@@ -42,14 +43,24 @@ enum kvmalloc_policy {
 extern enum kvmalloc_policy kvmalloc_policy;
 extern const char *const kvmalloc_policy_names[NR_KVMALLOC_POLICIES];
 
+/* A policy's rule for the slab attempt above a page: the flags it sets and clears. */
+struct kvmalloc_rule {
+	gfp_t set, clear;
+};
+
+/* The boot policy's rule for callers without __GFP_RETRY_MAYFAIL (mm/kvmalloc.c). */
+extern struct kvmalloc_rule kvmalloc_rule;
+
 /* The flags this CPU's last kvmalloc() passed to the slab allocator (for tests and kvdemo). */
 DECLARE_PER_CPU(gfp_t, kvmalloc_slab_gfp);
 
 void *__kvmalloc_node(size_t size, gfp_t flags, int node);
 void *kvmalloc_node_policy(size_t size, gfp_t flags, int node, enum kvmalloc_policy policy);
 void *kvmalloc_slab_failed(size_t size, gfp_t flags, int node);
+void *kvmalloc_large_failed(size_t size, gfp_t flags, int node);
 gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy);
 int kvmalloc_policy_parse(const char *name);
+void kvmalloc_set_policy(enum kvmalloc_policy policy);
 
 /* The inline part of kvmalloc() for a constant size of a page or less: the slab's answer. */
 static __always_inline void *kvmalloc_small(void *p, size_t size, gfp_t flags, int node)
@@ -60,6 +71,30 @@ static __always_inline void *kvmalloc_small(void *p, size_t size, gfp_t flags, i
 	}
 	return kvmalloc_slab_failed(size, flags, node);
 }
+
+/*
+ * The inline part of kvmalloc() for a constant size above a page and
+ * constant flags without __GFP_RETRY_MAYFAIL: the boot policy's rule is two
+ * masks, so the slab attempt costs what kmalloc() costs.
+ */
+static __always_inline void *kvmalloc_large(size_t size, gfp_t flags, int node)
+{
+	gfp_t slab_flags = (flags | kvmalloc_rule.set) & ~kvmalloc_rule.clear;
+	void *p;
+
+	this_cpu_write(kvmalloc_slab_gfp, slab_flags);
+	p = __kmalloc_node(size, slab_flags, node);
+	if (likely(p)) {
+		count_vm_event(KVMALLOC_SLAB);
+		return p;
+	}
+	return kvmalloc_large_failed(size, flags, node);
+}
+
+/* May this call take the inline path of a constant size above a page? */
+#define kvmalloc_large_is_constant(size, flags)					\
+	(__builtin_constant_p(size) && __builtin_constant_p(flags) &&		\
+	 (size) > PAGE_SIZE && (size) <= 0x7fffffff && !((flags) & __GFP_RETRY_MAYFAIL))
 
 /**
  * kvmalloc_node - @size bytes from the slab allocator if that is easy, else from vmalloc()
@@ -81,6 +116,8 @@ static __always_inline void *kvmalloc_node(size_t size, gfp_t flags, int node)
 		this_cpu_write(kvmalloc_slab_gfp, flags);
 		return kvmalloc_small(kmalloc_node(size, flags, node), size, flags, node);
 	}
+	if (kvmalloc_large_is_constant(size, flags))
+		return kvmalloc_large(size, flags, node);
 	return __kvmalloc_node(size, flags, node);
 }
 
@@ -91,6 +128,8 @@ static __always_inline void *kvmalloc(size_t size, gfp_t flags)
 		this_cpu_write(kvmalloc_slab_gfp, flags);
 		return kvmalloc_small(kmalloc(size, flags), size, flags, NUMA_NO_NODE);
 	}
+	if (kvmalloc_large_is_constant(size, flags))
+		return kvmalloc_large(size, flags, NUMA_NO_NODE);
 	return __kvmalloc_node(size, flags, NUMA_NO_NODE);
 }
 
@@ -122,23 +161,8 @@ static inline void *kvcalloc(size_t n, size_t size, gfp_t flags)
 	return kvmalloc_array(n, size, flags | __GFP_ZERO);
 }
 
-/**
- * kvfree - free what kvmalloc() (or kmalloc(), or vmalloc()) returned
- * @addr: the memory, or NULL
- *
- * vmalloc memory goes to vfree(), the rest to kfree(), decided by the
- * address.  From an interrupt handler, vmalloc memory is queued and freed
- * soon after by deferred work (vfree_atomic()): nothing is allocated.
- * Context: any.
- */
-static __always_inline void kvfree(const void *addr)
-{
-	if (is_vmalloc_addr(addr))
-		vfree(addr);
-	else
-		kfree(addr);
-}
-
+/* kvfree() is in mm/slab.c: kfree()'s fast path, and vfree() on its rare path. */
+void kvfree(const void *addr);
 void kvfree_sensitive(const void *addr, size_t len);
 void *kvrealloc(const void *p, size_t size, gfp_t flags);
 void *kvmemdup(const void *src, size_t len, gfp_t gfp);

@@ -53,6 +53,7 @@
 #include "mm/mmdebug.h"
 #include "mm/percpu.h"
 #include "mm/shrinker.h"
+#include "mm/kvmalloc.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -767,6 +768,26 @@ unsigned int kmem_cache_size(struct kmem_cache *s)
 	return s->object_size;
 }
 
+/*
+ * kfree() and kvfree(): the slab is found from the address alone; anything
+ * else (a large kmalloc, vmalloc memory for kvfree(), a bad pointer) is the
+ * rare path.
+ */
+static __always_inline void free_by_address(const void *objp, void *caller, bool vmalloc_too)
+{
+	struct page *page;
+
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+		return;
+	page = virt_to_slab_checked(objp);
+	if (likely(page && PageSlab(page)))
+		slab_free(page->slab_cache, page, (void *)objp, caller);
+	else if (vmalloc_too && !page && is_vmalloc_addr(objp))
+		vfree(objp);
+	else
+		kfree_not_slab(objp, page, caller);	/* large kmalloc, or a bad pointer */
+}
+
 /**
  * kfree - free what kmalloc() returned
  * @objp: the pointer; NULL and ZERO_SIZE_PTR are ignored
@@ -777,16 +798,22 @@ unsigned int kmem_cache_size(struct kmem_cache *s)
  */
 void kfree(const void *objp)
 {
-	void *caller = __builtin_return_address(0);
-	struct page *page;
+	free_by_address(objp, __builtin_return_address(0), false);
+}
 
-	if (unlikely(ZERO_OR_NULL_PTR(objp)))
-		return;
-	page = virt_to_slab_checked(objp);
-	if (likely(page && PageSlab(page)))
-		slab_free(page->slab_cache, page, (void *)objp, caller);
-	else
-		kfree_not_slab(objp, page, caller);	/* large kmalloc, or a bad pointer */
+/**
+ * kvfree - free what kvmalloc() (or kmalloc(), or vmalloc()) returned
+ * @addr: the memory, or NULL
+ *
+ * kfree() with one more case on its rare path: a vmalloc address goes to
+ * vfree() (which, from an interrupt handler, queues it for deferred work:
+ * nothing is allocated).  So freeing slab memory costs what kfree() costs;
+ * that is why kvfree() lives here and not in mm/kvmalloc.c.
+ * Context: any.
+ */
+void kvfree(const void *addr)
+{
+	free_by_address(addr, __builtin_return_address(0), true);
 }
 
 /* kmalloc() of a size known at run time, from the cache of its size class. */

@@ -97,7 +97,7 @@ static void *kmalloc_large(size_t size, gfp_t flags, int node, void *caller)
 	return page_address(page);
 }
 
-static void *kmalloc_caller(size_t size, gfp_t flags, int node, void *caller)
+static __always_inline void *kmalloc_caller(size_t size, gfp_t flags, int node, void *caller)
 {
 	if (unlikely(!size))
 		return ZERO_SIZE_PTR;

@@ -37,6 +37,18 @@ static void run_kmalloc_64k(unsigned long iters)
 BENCHMARK_LINUX(kmalloc_64k, "slab: kmalloc+kfree 64 KiB (whole pages)", NULL, "kmalloc_64k",
 		5000, run_kmalloc_64k);
 
+/* Whole-page kmallocs of the sizes kvmalloc's rows use, to set beside them. */
+#define LARGE_ROW(id, bytes, text, iters)				\
+static void run_##id(unsigned long iters_)				\
+{									\
+	for (unsigned long i = 0; i < iters_; i++)			\
+		kfree(kmalloc(bytes, GFP_KERNEL));			\
+}									\
+BENCHMARK(id, "slab: kmalloc+kfree " text " (whole pages)", NULL, iters, run_##id)
+
+LARGE_ROW(kmalloc_32k, 32 << 10, "32 KiB", 10000);
+LARGE_ROW(kmalloc_1m, 1 << 20, "1 MiB", 1000);
+
 #define BATCH	10000
 static void *batch[BATCH];
 
