@@ -75,7 +75,7 @@ static const struct kvmalloc_rule rules[NR_KVMALLOC_POLICIES][2] = {
 	[KVMALLOC_NAIVE] = { { 0, 0 }, { 0, 0 } },
 };
 
-struct kvmalloc_rule kvmalloc_rule = rules[KVMALLOC_NORETRY][0];
+struct kvmalloc_rule kvmalloc_rule = { __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL };	/* noretry's */
 
 /**
  * kvmalloc_set_policy - make @policy the one kvmalloc() follows (boot: kvmalloc_policy=)
