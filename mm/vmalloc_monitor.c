@@ -130,6 +130,7 @@ static int cmd_vmalloc(int argc, char **argv)
 {
 	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long size, node = NUMA_NO_NODE;
+	unsigned int nr;
 	int slot;
 	void *p;
 
@@ -152,8 +153,9 @@ static int cmd_vmalloc(int argc, char **argv)
 		return -ENOMEM;
 	}
 	vheld[slot] = p;
-	printk("[%d] %lu bytes at %px: %u pages, the first on node %d\n", slot, size, p,
-	       find_vm_area(p)->nr_pages, page_to_nid(vmalloc_to_page(p)));
+	nr = find_vm_area(p)->nr_pages;
+	printk("[%d] %lu bytes at %px: %u page%s, the first on node %d\n", slot, size, p, nr,
+	       nr == 1 ? "" : "s", page_to_nid(vmalloc_to_page(p)));
 	return 0;
 }
 MONITOR_COMMAND(vmalloc, "SIZE [node N]", "allocate SIZE bytes (up to 1G; 64K, 1M...) and hold them",
@@ -202,7 +204,7 @@ static int cmd_vheld(int argc, char **argv)
 	(void)argv;
 	for (int i = 0; i < MAX_VHELD; i++) {
 		if (vheld[i])
-			printk("[%d] %px, %u pages\n", i, vheld[i], find_vm_area(vheld[i])->nr_pages);
+			printk("[%d] %px, %lu bytes\n", i, vheld[i], find_vm_area(vheld[i])->requested_size);
 	}
 	return 0;
 }
@@ -215,6 +217,10 @@ static int cmd_purge(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (!pages) {
+		printk("purge: no area is waiting for a purge\n");
+		return 0;
+	}
 	vm_unmap_aliases();
 	printk("purge: %lu lazily freed areas (%lu pages) back in the free space, "
 	       "after one TLB shootdown\n", global_vm_event(VMALLOC_PURGED_AREAS) - before, pages);
