@@ -199,6 +199,7 @@ slab_flags_t slab_debug_flags(const char *name, slab_flags_t flags);
 void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj);
 bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
 bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
+void mark_objects_used(struct kmem_cache *s, struct page *slab);
 void slab_bug(struct kmem_cache *s, const char *fmt, ...) __printf(2, 3);
 void print_tracks(struct kmem_cache *s, void *obj);
 int validate_slab_cache(struct kmem_cache *s);

@@ -261,6 +261,8 @@ static unsigned int take_objects(struct kmem_cache *s, struct kmem_cache_node *n
 			 */
 			pr_err("FIX %s: Marking all objects used\n", s->name);
 			slab->inuse = slab->objects;
+			if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS))
+				mark_objects_used(s, slab);
 		}
 		if (!obj) {		/* no free object left: onto the full list */
 			slab_list_del(&n->partial, slab);
