@@ -93,15 +93,6 @@ static void set_freepointer(struct kmem_cache *s, void *obj, void *next)
 	*(unsigned long *)where = freeptr_encode(s, next, where);
 }
 
-/* Is @p the start of an object of @slab?  (No division: kfree() asks it every time.) */
-static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab, const void *p)
-{
-	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
-	unsigned long idx = obj_to_index(s, slab, p);
-
-	return idx < slab->objects && idx * s->size == off;
-}
-
 /**
  * get_freepointer - the free object after @obj on @slab's freelist
  *
