@@ -29,7 +29,6 @@
  * (as Linux does), so such a cache could never be destroyed cleanly.
  */
 #include "slab_test.h"
-#include "lib/vsprintf.h"
 
 #define DEBUG_ALL	(SLAB_POISON | SLAB_RED_ZONE | SLAB_STORE_USER | SLAB_CONSISTENCY_CHECKS)
 #define OWN_SIZE	52	/* not a multiple of 8: a right redzone of 4 bytes */

@@ -14,6 +14,7 @@
 #include "mm/internal.h"
 #include "mm/slab.h"
 #include "mm/vmstat.h"
+#include "lib/vsprintf.h"
 
 /*
  * Every cache gives back every page it can (twice: the sheaves of the
@@ -90,12 +91,8 @@ static inline bool cache_has_sheaves(const struct kmem_cache *s)
 static inline bool is_object_of(struct kmem_cache *s, const void *p)
 {
 	struct page *slab = virt_to_slab_checked(p);
-	unsigned long off;
 
-	if (!slab || !PageSlab(slab) || slab->slab_cache != s)
-		return false;
-	off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
-	return off % s->size == 0 && off / s->size < slab->objects;
+	return slab && PageSlab(slab) && slab->slab_cache == s && object_in_slab(s, slab, p);
 }
 
 #endif
