@@ -816,10 +816,10 @@ void kmem_cache_flush_cpus(struct kmem_cache *s)
 	flush_barns(s);
 }
 
-/* Free every empty slab of @s; returns the pages freed. */
-static unsigned long discard_empty_slabs(struct kmem_cache *s)
+/* Free every empty slab of @s. */
+static void discard_empty_slabs(struct kmem_cache *s)
 {
-	unsigned long freed = 0, flags;
+	unsigned long flags;
 	int nid;
 
 	for_each_node(nid) {
@@ -829,14 +829,11 @@ static unsigned long discard_empty_slabs(struct kmem_cache *s)
 		spin_lock_irqsave(&n->list_lock, flags);
 		for (slab = pfn_to_slab(n->partial); slab; slab = next) {
 			next = pfn_to_slab(slab->slab_next);
-			if (!slab->inuse) {
+			if (!slab->inuse)
 				discard_slab(s, n, slab);
-				freed += 1UL << s->order;
-			}
 		}
 		spin_unlock_irqrestore(&n->list_lock, flags);
 	}
-	return freed;
 }
 
 /**
@@ -904,6 +901,17 @@ static unsigned long slab_shrink_count(struct shrinker *shrinker, struct shrink_
 	return pages ? pages : SHRINK_EMPTY;
 }
 
+/* Pages in @s's slabs, on every node. */
+static unsigned long cache_slab_pages(struct kmem_cache *s)
+{
+	unsigned long pages = 0;
+	int nid;
+
+	for_each_node(nid)
+		pages += READ_ONCE(get_node(s, nid)->nr_slabs) << s->order;
+	return pages;
+}
+
 static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_control *sc)
 {
 	unsigned long freed = 0;
@@ -912,10 +920,14 @@ static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_c
 	(void)shrinker;
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list) {
+		unsigned long before = cache_slab_pages(s), after;
+
 		if (freed >= sc->nr_to_scan)
 			break;
-		kmem_cache_flush_cpus(s);
-		freed += discard_empty_slabs(s);
+		/* Flushing the sheaves frees slabs too (put_object()): count the pages. */
+		kmem_cache_shrink(s);
+		after = cache_slab_pages(s);
+		freed += before > after ? before - after : 0;
 	}
 	spin_unlock(&slab_caches_lock);
 	count_vm_events(SLAB_SHRINK_PAGES, freed);
