@@ -912,6 +912,19 @@ static unsigned long cache_slab_pages(struct kmem_cache *s)
 	return pages;
 }
 
+/*
+ * kmem_cache_shrink(@s), returning the pages it gave back (flushing the
+ * sheaves empties slabs too, and put_object() frees them at once).
+ */
+static unsigned long shrink_cache_pages(struct kmem_cache *s)
+{
+	unsigned long before = cache_slab_pages(s), after;
+
+	kmem_cache_shrink(s);
+	after = cache_slab_pages(s);
+	return before > after ? before - after : 0;
+}
+
 static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_control *sc)
 {
 	unsigned long freed = 0;
@@ -920,15 +933,12 @@ static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_c
 	(void)shrinker;
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list) {
-		unsigned long before = cache_slab_pages(s), after;
-
 		if (freed >= sc->nr_to_scan)
 			break;
-		/* Flushing the sheaves frees slabs too (put_object()): count the pages. */
-		kmem_cache_shrink(s);
-		after = cache_slab_pages(s);
-		freed += before > after ? before - after : 0;
+		freed += shrink_cache_pages(s);
 	}
+	/* The flushes freed sheaves into slab_sheaf, early on the list: its empty slabs too. */
+	freed += shrink_cache_pages(sheaf_cache);
 	spin_unlock(&slab_caches_lock);
 	count_vm_events(SLAB_SHRINK_PAGES, freed);
 	return freed;
