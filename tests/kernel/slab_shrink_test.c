@@ -93,6 +93,23 @@ static struct slab_counts all_nodes(struct kmem_cache *s)
 	return sum;
 }
 
+/* Empty slabs and objects cached in sheaves, over every cache: what the shrinker can give. */
+static unsigned long reclaimable_slab(void)
+{
+	unsigned long sum = 0;
+	struct kmem_cache *s;
+	int nid;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		sum += cache_sheaf_objects(s);
+		for_each_node(nid)
+			sum += READ_ONCE(get_node(s, nid)->nr_empty);
+	}
+	spin_unlock(&slab_caches_lock);
+	return sum;
+}
+
 /*
  * Half the objects freed: shrinking keeps the slabs that hold the other
  * half and frees no object anyone holds.  All freed: no slab is left, and
@@ -160,9 +177,10 @@ static void shrinker_gives_slab_pages_back_under_pressure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, global_vm_event(OOM_KILL), oom_kills);
 	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "oom-killer"));
 	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "page allocation failure"));
-	/* the cache gave everything: no slab, nothing cached */
+	/* the cache gave everything: no slab, nothing cached; and so did every other */
 	KUNIT_EXPECT_EQ(test, all_nodes(s).slabs, 0);
 	KUNIT_EXPECT_EQ(test, cache_sheaf_objects(s), 0);
+	KUNIT_EXPECT_EQ(test, reclaimable_slab(), 0);
 	kunit_info(test, "reclaim: %lu slab pages given back, %lu of them %s's",
 		   global_vm_event(SLAB_SHRINK_PAGES) - shrunk, pages, s->name);
 }
