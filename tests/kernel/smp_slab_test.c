@@ -7,8 +7,8 @@
  * work, CPU 0 from the test, interrupts on) keeps SLOTS objects of mixed
  * kmalloc sizes and of a cache of the test's own.  Each step frees a slot
  * and allocates a new object in its place; one free in four is handed to
- * the next CPU instead, through that CPU's mailbox (a spinlock-protected
- * ring), and that CPU frees it.  Every object carries a stamp (owner CPU,
+ * the next CPU instead, through that CPU's mailbox (an array under a
+ * spinlock), and that CPU frees it.  Every object carries a stamp (owner CPU,
  * sequence number) and a pattern derived from it, checked at every free:
  * an object handed to two owners, or written by anyone else, shows.  CPU 0
  * also shrinks and validates the test's cache while the others work, so
@@ -69,7 +69,7 @@ struct slab_stress {
 	u64 seed;
 	u32 seq;
 	unsigned long allocs, frees, handed, received, corrupt, failures, validate_errors;
-	unsigned long ops_done, done;
+	unsigned long started, ops_done, done;
 };
 
 static struct slab_stress stress[NR_CPUS];
@@ -269,10 +269,21 @@ static int smp_slab_init(struct kunit *test)
 }
 
 /* Everything is back: no object in use, no report, no page missing. */
+static void background_work(struct work_struct *work);
+
 static void smp_slab_exit(struct kunit *test)
 {
+	unsigned int cpu;
+
 	if (!own)
 		return;
+	/* a case that ended early may have left a CPU in background_work() */
+	for_each_online_cpu(cpu) {
+		if (stress[cpu].work.func == background_work) {
+			__atomic_store_n(&stress[cpu].done, 1, __ATOMIC_RELEASE);
+			flush_work(&stress[cpu].work);
+		}
+	}
 	KUNIT_EXPECT_EQ(test, cache_objects_in_use(own), 0);
 	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
 		if (kmalloc_caches[i])
@@ -387,6 +398,7 @@ static void background_work(struct work_struct *work)
 	struct slab_stress *s = container_of(work, struct slab_stress, work);
 	unsigned int cpu = smp_processor_id();
 
+	__atomic_store_n(&s->started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
 		unsigned int slot = next_rand(&s->seed) % SLOTS;
 		unsigned int kind = irq_kind(slot);
@@ -431,6 +443,7 @@ static void interrupt_handlers_allocate_and_free(struct kunit *test)
 		*s = (struct slab_stress){ .seed = 0x2545f4914f6cdd1dULL * (cpu + 1) };
 		INIT_WORK(&s->work, background_work);
 		KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &s->work));
+		KUNIT_ASSERT_TRUE(test, wait_for(&s->started, 1));
 		for (unsigned int r = 0; r < rounds; r++) {
 			c = (struct irq_call){ .ref = { alloc_kind(irq_kind(r), GFP_KERNEL),
 							irq_kind(r) } };
