@@ -217,6 +217,16 @@ static inline unsigned long obj_to_index(const struct kmem_cache *s, const struc
 	return (off * s->reciprocal_size) >> SLAB_RECIPROCAL_SHIFT;
 }
 
+/* Is @p the start of an object of @slab?  (No division: kfree() asks it every time.) */
+static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab,
+					   const void *p)
+{
+	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
+	unsigned long idx = obj_to_index(s, slab, p);
+
+	return idx < slab->objects && idx * s->size == off;
+}
+
 /*
  * The first page of the block @obj is in, or NULL if @obj is not an
  * address in the direct map of RAM (so not from kmalloc()).  Inline:
@@ -253,6 +263,7 @@ slab_flags_t slab_debug_flags(const char *name, slab_flags_t flags);
 void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj);
 bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
 bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
+void mark_objects_used(struct kmem_cache *s, struct page *slab);
 void slab_bug(struct kmem_cache *s, const char *fmt, ...) __printf(2, 3);
 void print_tracks(struct kmem_cache *s, void *obj);
 int validate_slab_cache(struct kmem_cache *s);

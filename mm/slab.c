@@ -94,15 +94,6 @@ static void set_freepointer(struct kmem_cache *s, void *obj, void *next)
 	*(unsigned long *)where = freeptr_encode(s, next, where);
 }
 
-/* Is @p the start of an object of @slab?  (No division: kfree() asks it every time.) */
-static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab, const void *p)
-{
-	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
-	unsigned long idx = obj_to_index(s, slab, p);
-
-	return idx < slab->objects && idx * s->size == off;
-}
-
 /**
  * get_freepointer - the free object after @obj on @slab's freelist
  *
@@ -284,6 +275,8 @@ static unsigned int take_objects(struct kmem_cache *s, struct kmem_cache_node *n
 			 */
 			pr_err("FIX %s: Marking all objects used\n", s->name);
 			slab->inuse = slab->objects;
+			if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS))
+				mark_objects_used(s, slab);
 		}
 		if (!obj) {		/* no free object left: onto the full list */
 			slab_list_del(&n->partial, slab);
@@ -872,10 +865,10 @@ void kmem_cache_flush_cpus(struct kmem_cache *s)
 	flush_barns(s);
 }
 
-/* Free every empty slab of @s; returns the pages freed. */
-static unsigned long discard_empty_slabs(struct kmem_cache *s)
+/* Free every empty slab of @s. */
+static void discard_empty_slabs(struct kmem_cache *s)
 {
-	unsigned long freed = 0, flags;
+	unsigned long flags;
 	int nid;
 
 	for_each_node(nid) {
@@ -885,14 +878,11 @@ static unsigned long discard_empty_slabs(struct kmem_cache *s)
 		spin_lock_irqsave(&n->list_lock, flags);
 		for (slab = pfn_to_slab(n->partial); slab; slab = next) {
 			next = pfn_to_slab(slab->slab_next);
-			if (!slab->inuse) {
-				freed += 1UL << slab_order(s, slab);
+			if (!slab->inuse)
 				discard_slab(s, n, slab);
-			}
 		}
 		spin_unlock_irqrestore(&n->list_lock, flags);
 	}
-	return freed;
 }
 
 /**
@@ -960,6 +950,30 @@ static unsigned long slab_shrink_count(struct shrinker *shrinker, struct shrink_
 	return pages ? pages : SHRINK_EMPTY;
 }
 
+/* Pages in @s's slabs, on every node. */
+static unsigned long cache_slab_pages(struct kmem_cache *s)
+{
+	unsigned long pages = 0;
+	int nid;
+
+	for_each_node(nid)
+		pages += READ_ONCE(get_node(s, nid)->nr_slabs) << s->order;
+	return pages;
+}
+
+/*
+ * kmem_cache_shrink(@s), returning the pages it gave back (flushing the
+ * sheaves empties slabs too, and put_object() frees them at once).
+ */
+static unsigned long shrink_cache_pages(struct kmem_cache *s)
+{
+	unsigned long before = cache_slab_pages(s), after;
+
+	kmem_cache_shrink(s);
+	after = cache_slab_pages(s);
+	return before > after ? before - after : 0;
+}
+
 static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_control *sc)
 {
 	unsigned long freed = 0;
@@ -970,9 +984,10 @@ static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_c
 	list_for_each_entry(s, &slab_caches, list) {
 		if (freed >= sc->nr_to_scan)
 			break;
-		kmem_cache_flush_cpus(s);
-		freed += discard_empty_slabs(s);
+		freed += shrink_cache_pages(s);
 	}
+	/* The flushes freed sheaves into slab_sheaf, early on the list: its empty slabs too. */
+	freed += shrink_cache_pages(sheaf_cache);
 	spin_unlock(&slab_caches_lock);
 	count_vm_events(SLAB_SHRINK_PAGES, freed);
 	return freed;

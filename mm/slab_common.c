@@ -176,34 +176,49 @@ void kfree_not_slab(const void *obj, struct page *page, void *caller)
 	}
 }
 
+/* ksize() for @caller: a pointer not at the start of what kmalloc() gave is reported. */
+static size_t ksize_caller(const void *objp, void *caller)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(objp))
+		return 0;
+	page = kmalloc_obj_slab(objp, caller);
+	if (!page)
+		return 0;
+	if (PageSlab(page)) {
+		if (likely(object_in_slab(page->slab_cache, page, objp)))
+			return page->slab_cache->object_size;
+		bad_kfree(objp, caller, "inside a slab object, not at its start");
+		return 0;
+	}
+	if (unlikely(objp != page_address(page))) {
+		kfree_not_slab(objp, page, caller);	/* reported as kfree() reports it */
+		return 0;
+	}
+	return PAGE_SIZE << page->private;
+}
+
 /** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
 void kfree_sensitive(const void *objp)
 {
-	size_t size = ksize(objp);
+	size_t size = ksize_caller(objp, __builtin_return_address(0));
 
-	if (size) {
-		memzero_explicit((void *)objp, size);
-	}
+	if (!size)
+		return;		/* NULL, ZERO_SIZE_PTR, or a bad pointer (reported) */
+	memzero_explicit((void *)objp, size);
 	kfree(objp);
 }
 
 /**
  * ksize - how many bytes of @objp may be used (the size class, or the pages)
  *
- * Return: the usable size; 0 for NULL, ZERO_SIZE_PTR or a bad pointer (reported).
+ * Return: the usable size; 0 for NULL, ZERO_SIZE_PTR or a pointer that is
+ * not the start of what kmalloc() handed out (reported).
  */
 size_t ksize(const void *objp)
 {
-	struct page *page;
-
-	if (ZERO_OR_NULL_PTR(objp))
-		return 0;
-	page = kmalloc_obj_slab(objp, __builtin_return_address(0));
-	if (!page)
-		return 0;
-	if (PageSlab(page))
-		return page->slab_cache->object_size;
-	return PAGE_SIZE << page->private;
+	return ksize_caller(objp, __builtin_return_address(0));
 }
 
 /**
@@ -228,9 +243,9 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	}
 	if (ZERO_OR_NULL_PTR(p))
 		return kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
-	ks = ksize(p);
+	ks = ksize_caller(p, caller);
 	if (!ks)
-		return NULL;		/* not kmalloc memory: reported */
+		return NULL;		/* not what kmalloc() handed out: reported */
 	if (new_size <= ks)
 		return (void *)p;
 	ret = kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);

@@ -184,18 +184,22 @@ static void print_object(struct kmem_cache *s, struct page *slab, u8 *obj)
 		print_bytes("Redzone", obj + s->object_size, s->inuse - s->object_size);
 }
 
+/* The first byte of [@start, @start+@len) that is not @value, or NULL. */
+static u8 *first_byte_not(u8 *start, u8 value, unsigned int len)
+{
+	for (unsigned int i = 0; i < len; i++) {
+		if (start[i] != value)
+			return start + i;
+	}
+	return NULL;
+}
+
 /* Report the first byte of [@start, @start+@len) that is not @value, and put it right. */
 static bool check_bytes(struct kmem_cache *s, struct page *slab, u8 *obj, const char *what,
 			u8 *start, u8 value, unsigned int len)
 {
-	u8 *bad = NULL;
+	u8 *bad = first_byte_not(start, value, len);
 
-	for (unsigned int i = 0; i < len; i++) {
-		if (start[i] != value) {
-			bad = start + i;
-			break;
-		}
-	}
 	if (!bad)
 		return true;
 	slab_bug(s, "%s overwritten", what);
@@ -310,6 +314,30 @@ bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *
 	poison_object(s, obj);
 	set_redzones(s, obj, SLUB_RED_INACTIVE);
 	return true;
+}
+
+/**
+ * mark_objects_used - @slab's free objects, cut off its freelist, now count as in use
+ *
+ * When a slab's freelist is corrupted, or a free object fails its checks,
+ * take_objects() hands out none of the rest and counts every object as
+ * used (as Linux does).  The free ones still have a free object's
+ * redzones; they get an allocated one's, or validate would report each of
+ * them as overwritten.
+ * Context: the slab's node's list_lock is held.
+ */
+void mark_objects_used(struct kmem_cache *s, struct page *slab)
+{
+	if (!(s->flags & SLAB_RED_ZONE))
+		return;
+	for (unsigned int i = 0; i < slab->objects; i++) {
+		u8 *obj = (u8 *)slab_address(slab) + s->red_left_pad + i * s->size;
+
+		if (!first_byte_not(obj - s->red_left_pad, SLUB_RED_INACTIVE, s->red_left_pad) &&
+		    !first_byte_not(obj + s->object_size, SLUB_RED_INACTIVE,
+				    s->inuse - s->object_size))
+			set_redzones(s, obj, SLUB_RED_ACTIVE);
+	}
 }
 
 /* ---------------------------------------------------------------- validate, leaks */

@@ -118,8 +118,8 @@ static int cmd_kfree(int argc, char **argv)
 	if (monitor_arg_addr(&args, "ADDR", &addr) || monitor_args_end(&args))
 		return -EINVAL;
 	p = (void *)addr;
-	for (int i = 0; i < MAX_KHELD; i++) {
-		if (p && kheld[i] == p) {
+	for (int i = 0; p && i < MAX_KHELD; i++) {	/* p: an empty slot is NULL too */
+		if (kheld[i] == p) {
 			kfree(p);
 			kheld[i] = NULL;
 			kfreed[next_kfreed++ % MAX_KFREED] = p;
@@ -127,8 +127,8 @@ static int cmd_kfree(int argc, char **argv)
 			return 0;
 		}
 	}
-	for (int i = 0; i < MAX_KFREED; i++) {
-		if (p && kfreed[i] == p) {
+	for (int i = 0; p && i < MAX_KFREED; i++) {
+		if (kfreed[i] == p) {
 			printk("kfree: %px was freed already: freeing it again (watch the report)\n",
 			       p);
 			kfree(p);

@@ -53,10 +53,11 @@ static void print_area(const struct vmap_area *va, bool lazy, void *arg)
 
 static int cmd_vmallocinfo(int argc, char **argv)
 {
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long lazy, max;
 
-	(void)argc;
-	(void)argv;
+	if (monitor_args_end(&args))
+		return -EINVAL;
 	vmalloc_for_each_area(print_area, NULL);
 	lazy = vmalloc_lazy_pages(&max);
 	printk("(sizes include the guard page; lazily freed: %lu pages of %lu before a purge; "
@@ -105,10 +106,11 @@ static void draw_area(const struct vmap_area *va, bool lazy, void *arg)
 
 static int cmd_vmallocmap(int argc, char **argv)
 {
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	struct picture pic = { .start = VMALLOC_START, .end = VMALLOC_START };
 
-	(void)argc;
-	(void)argv;
+	if (monitor_args_end(&args))
+		return -EINVAL;
 	vmalloc_for_each_area(find_end, &pic);
 	if (pic.end == pic.start) {
 		printk("vmallocmap: no area is in use: the whole space is free\n");
@@ -200,8 +202,9 @@ MONITOR_COMMAND(vfree, "ADDR", "free an area 'vmalloc' gave (ADDR in hex)", cmd_
 
 static int cmd_vheld(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	if (monitor_args_end(&args))
+		return -EINVAL;
 	for (int i = 0; i < MAX_VHELD; i++) {
 		if (vheld[i])
 			printk("[%d] %px, %lu bytes\n", i, vheld[i], find_vm_area(vheld[i])->requested_size);
@@ -212,11 +215,12 @@ MONITOR_COMMAND(vheld, "", "list the areas 'vmalloc' holds", cmd_vheld);
 
 static int cmd_purge(int argc, char **argv)
 {
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long before = global_vm_event(VMALLOC_PURGED_AREAS), max;
 	unsigned long pages = vmalloc_lazy_pages(&max);
 
-	(void)argc;
-	(void)argv;
+	if (monitor_args_end(&args))
+		return -EINVAL;
 	if (!pages) {
 		printk("purge: no area is waiting for a purge\n");
 		return 0;

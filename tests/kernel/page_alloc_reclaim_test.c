@@ -165,9 +165,7 @@ static int reclaim_init(struct kunit *test)
 	held_init(&rctx.cache.mem);
 	held_init(&rctx.big.mem);
 	held_init(&rctx.small.mem);
-	/* Empty slabs cached before the test would be reclaimed during it. */
-	shrink_all_caches(GFP_KERNEL, numa_node_id(), RECLAIM_FULL);
-	drain_all_pages();
+	drop_caches();
 	rctx.free_before = nr_free_pages();
 	/* down to the min watermark: GFP_KERNEL's slow path finds nothing */
 	held_exhaust(&rctx.held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);

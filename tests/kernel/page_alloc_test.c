@@ -30,7 +30,7 @@ static struct buddy_snapshot snap_before, snap_after;
 
 static int pa_init(struct kunit *test)
 {
-	drain_all_pages();
+	drop_caches();
 	held_init(&pa_ctx.held);
 	pa_ctx.free_before = nr_free_pages();
 	buddy_snapshot_take(&snap_before);

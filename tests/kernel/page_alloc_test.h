@@ -12,8 +12,10 @@
 
 #include "kunit/test.h"
 #include "test_log.h"
+#include "mm/internal.h"
 #include "mm/page_alloc.h"
 #include "mm/mmzone.h"
+#include "mm/shrinker.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
 #include "lib/list.h"
@@ -86,6 +88,19 @@ static inline unsigned long held_free_all(struct held_pages *h)
 			__free_pages(page, o);
 	}
 	return pages;
+}
+
+/*
+ * Everything the registered shrinkers can give (the slab's empty slabs and
+ * cached sheaves) back to the page allocator, and the per-CPU lists
+ * drained, as "echo 3 > /proc/sys/vm/drop_caches" does on Linux.  A case
+ * that counts free pages across reclaim starts here, so that the reclaim
+ * it causes gives back nothing but what the case itself put in a shrinker.
+ */
+static inline void drop_caches(void)
+{
+	shrink_all_caches(GFP_KERNEL, numa_node_id(), RECLAIM_FULL);
+	drain_all_pages();
 }
 
 /*

@@ -8,30 +8,10 @@
  * and, after everything is freed and the caches shrunk, nr_free_pages() back
  * where it started.
  */
-#include "kunit/test.h"
-#include "test_log.h"
-#include "mm/internal.h"
-#include "mm/slab.h"
+#include "slab_test.h"
 #include "kernel/smp.h"
 
 static unsigned long free_before;
-
-/*
- * Every cache gives back every page it can (twice: the sheaves of the
- * kmalloc caches go back to the sheaf cache, which then has empty slabs).
- */
-static void shrink_everything(void)
-{
-	struct kmem_cache *s;
-
-	for (int pass = 0; pass < 2; pass++) {
-		spin_lock(&slab_caches_lock);
-		list_for_each_entry(s, &slab_caches, list)
-			kmem_cache_shrink(s);
-		spin_unlock(&slab_caches_lock);
-	}
-	drain_all_pages();
-}
 
 static int slab_test_init(struct kunit *test)
 {

@@ -90,7 +90,7 @@ static int smp_oom_init(struct kunit *test)
 		memset(&victims[i], 0, sizeof(victims[i]));	/* not registered */
 		held_init(&victims[i].mem);
 	}
-	drain_all_pages();
+	drop_caches();
 	free_before = nr_free_pages();
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 CPUs");

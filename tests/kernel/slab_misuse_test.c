@@ -1,0 +1,299 @@
+/*
+ * tests/kernel/slab_misuse_test.c - handing kfree(), ksize() and krealloc()
+ * what kmalloc() never gave is reported, and harmless.
+ *
+ * A stack address, a kernel-image address (and its alias in the direct
+ * map), a page from alloc_pages(), a vmalloc-range address, an address
+ * past the end of RAM, a pointer inside a large kmalloc block or inside a
+ * slab object, and a large kmalloc freed twice: each call prints exactly
+ * one line ("BUG: kfree of <address> by <caller>: <why>"), counts one
+ * slab_bad_free event, and changes nothing: afterwards, with the caches
+ * shrunk, nr_free_pages() and every kmalloc cache's count of objects in
+ * use are what they were, and kmalloc() still works.  kmalloc() of more
+ * than KMALLOC_MAX_SIZE fails with one warning (none with __GFP_NOWARN).
+ *
+ * Under slab_debug=- (no checks, the per-CPU sheaves), a double kfree() of
+ * a kmalloc-64 object is caught when the object is the last one this CPU
+ * freed: the sheaf's top is compared with every pointer pushed.  That is
+ * all the unchecked fast path can afford.  It does not catch a double free
+ * with other frees in between on this CPU (kfree(a); kfree(b); kfree(a)),
+ * nor one on another CPU: the object would then sit in a sheaf twice and
+ * be handed out twice.  Booted with slab debugging (the test kernel's
+ * default), every double free is caught (the slab_debug suite).
+ */
+#include "slab_test.h"
+#include "arch/x86_64/page.h"
+
+static struct {
+	unsigned long free_before, pos, bad_frees;
+	unsigned long inuse[KMALLOC_SHIFT_HIGH + 1];	/* of each kmalloc cache */
+} mctx;
+
+static int misuse_init(struct kunit *test)
+{
+	(void)test;
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		if (kmalloc_caches[i])
+			mctx.inuse[i] = cache_objects_in_use(kmalloc_caches[i]);
+	}
+	shrink_everything();
+	mctx.free_before = nr_free_pages();
+	mctx.bad_frees = global_vm_event(SLAB_BAD_FREE);
+	mctx.pos = printk_log_pos();
+	return 0;
+}
+
+/* Exactly one report since the last one: "BUG: kfree of <@p> by <this case>...: <@why>". */
+static void expect_one_report(struct kunit *test, const void *p, const char *why)
+{
+	const char *log = log_since(mctx.pos);
+	char line[160];
+
+	snprintf(line, sizeof(line), "BUG: kfree of %px by %s", p, test->name);
+	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "BUG"), 1, "for %px (%s)", p, why);
+	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, line), 1, "want '%s...: %s'", line, why);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log, why), "want '%s'", why);
+	mctx.pos = printk_log_pos();
+}
+
+/*
+ * Harmless: @nr misuses counted and nothing else reported; once the caches
+ * give their free pages back, free pages and the kmalloc caches' objects in
+ * use are as they were; and every size class still allocates.
+ */
+static void expect_harmless(struct kunit *test, unsigned long nr)
+{
+	KUNIT_EXPECT_EQ(test, global_vm_event(SLAB_BAD_FREE) - mctx.bad_frees, nr);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "BUG"), 0);
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		struct kmem_cache *s = kmalloc_caches[i];
+		void *p;
+
+		if (!s)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, cache_objects_in_use(s), mctx.inuse[i], "%s", s->name);
+		p = kmalloc(s->object_size, GFP_KERNEL);
+		KUNIT_EXPECT_TRUE_MSG(test, is_object_of(s, p), "%s", s->name);
+		kfree(p);
+	}
+	shrink_everything();
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), mctx.free_before);
+}
+
+/* A page from alloc_pages(), and where the memory kmalloc() never gave is. */
+struct bad_pointers {
+	struct page *page;
+	void *ptrs[6];
+	const char *why[6];
+};
+
+static char image_object[64];
+
+static void bad_pointers_get(struct kunit *test, struct bad_pointers *b, void *stack)
+{
+	static const char not_mapped[] = "not an address in the direct map (not from kmalloc)";
+	static const char not_given[] = "not memory kmalloc() handed out";
+
+	b->page = alloc_pages(GFP_KERNEL, 0);
+	KUNIT_ASSERT_NOT_NULL(test, b->page);
+	*b = (struct bad_pointers){
+		.page = b->page,
+		.ptrs = { stack, image_object, __va(__pa(image_object)), page_address(b->page),
+			  (void *)(VMALLOC_START + 5 * PAGE_SIZE),
+			  (void *)(PAGE_OFFSET + (64UL << 40)) },
+		.why = { not_mapped, not_mapped, not_given, not_given, not_mapped, not_mapped },
+	};
+}
+
+/* ---------------------------------------------------------------- the cases */
+
+static void kfree_of_memory_kmalloc_never_gave(struct kunit *test)
+{
+	struct bad_pointers b;
+	char stack[32];
+
+	bad_pointers_get(test, &b, stack);
+	for (unsigned int i = 0; i < ARRAY_SIZE(b.ptrs); i++) {
+		kfree(b.ptrs[i]);
+		expect_one_report(test, b.ptrs[i], b.why[i]);
+	}
+	/* the page is still allocated: nobody freed it */
+	KUNIT_EXPECT_TRUE(test, page_test(b.page, PG_allocated));
+	__free_pages(b.page, 0);
+	expect_harmless(test, ARRAY_SIZE(b.ptrs));
+}
+
+static void kfree_inside_a_large_kmalloc(struct kunit *test)
+{
+	const size_t size = 3 * PAGE_SIZE + 100;	/* an order-2 block */
+	const size_t offsets[] = { 1, 8, PAGE_SIZE, 2 * PAGE_SIZE + 8, size - 1 };
+	u8 *p = kmalloc(size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memset(p, 0x77, size);
+	for (unsigned int i = 0; i < ARRAY_SIZE(offsets); i++) {
+		kfree(p + offsets[i]);
+		expect_one_report(test, p + offsets[i],
+				  "inside a large kmalloc block, not at its start");
+	}
+	for (size_t i = 0; i < size; i++)
+		KUNIT_ASSERT_EQ_MSG(test, p[i], 0x77, "byte %zu", i);
+	KUNIT_EXPECT_TRUE(test, page_test(virt_to_page(p), PG_large_kmalloc));
+	kfree(p);
+	expect_harmless(test, ARRAY_SIZE(offsets));
+}
+
+static void double_kfree_of_a_large_kmalloc(struct kunit *test)
+{
+	void *p = kmalloc(4 * PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kfree(p);
+	kfree(p);		/* its pages are free, on a per-CPU list or in the buddy lists */
+	expect_one_report(test, p, "");
+	drain_all_pages();
+	kfree(p);		/* and now certainly in the buddy lists, maybe merged */
+	expect_one_report(test, p, "");
+	expect_harmless(test, 2);
+}
+
+/* ksize(), krealloc() and kfree_sensitive() of each: one report, 0 or NULL, nothing done. */
+static void ksize_and_krealloc_of_bad_pointers(struct kunit *test)
+{
+	u8 *large = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+	u8 *small = kmalloc(64, GFP_KERNEL);
+	unsigned long nr = 0;
+	struct bad_pointers b;
+	char stack[32];
+
+	KUNIT_ASSERT_NOT_NULL(test, large);
+	KUNIT_ASSERT_NOT_NULL(test, small);
+	memset(large, 0x55, 3 * PAGE_SIZE);
+	memset(small, 0x66, 64);
+	bad_pointers_get(test, &b, stack);
+	for (unsigned int i = 0; i < ARRAY_SIZE(b.ptrs); i++) {
+		KUNIT_EXPECT_EQ(test, ksize(b.ptrs[i]), 0);
+		expect_one_report(test, b.ptrs[i], b.why[i]);
+		KUNIT_EXPECT_NULL(test, krealloc(b.ptrs[i], 100, GFP_KERNEL));
+		expect_one_report(test, b.ptrs[i], b.why[i]);
+		KUNIT_EXPECT_NULL(test, krealloc(b.ptrs[i], 100000, GFP_KERNEL));
+		expect_one_report(test, b.ptrs[i], b.why[i]);
+		kfree_sensitive(b.ptrs[i]);
+		expect_one_report(test, b.ptrs[i], b.why[i]);
+		nr += 4;
+	}
+	/* inside a large block or a slab object: a size from there, or a copy, would be wrong */
+	{
+		u8 *inside[] = { large + 1, large + PAGE_SIZE, small + 8, small + 63 };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(inside); i++) {
+			KUNIT_EXPECT_EQ_MSG(test, ksize(inside[i]), 0, "%px", inside[i]);
+			expect_one_report(test, inside[i], "");
+			KUNIT_EXPECT_NULL(test, krealloc(inside[i], 10, GFP_KERNEL));
+			expect_one_report(test, inside[i], "");
+			KUNIT_EXPECT_NULL(test, krealloc(inside[i], 5 * PAGE_SIZE, GFP_KERNEL));
+			expect_one_report(test, inside[i], "");
+			kfree_sensitive(inside[i]);
+			expect_one_report(test, inside[i], "");
+			nr += 4;
+		}
+	}
+	/* nothing was freed or moved */
+	for (size_t i = 0; i < 3 * PAGE_SIZE; i++)
+		KUNIT_ASSERT_EQ_MSG(test, large[i], 0x55, "byte %zu", i);
+	for (size_t i = 0; i < 64; i++)
+		KUNIT_ASSERT_EQ_MSG(test, small[i], 0x66, "byte %zu", i);
+	KUNIT_EXPECT_EQ(test, ksize(large), 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ksize(small), 64);
+	kfree(large);
+	kfree(small);
+	__free_pages(b.page, 0);
+	expect_harmless(test, nr);
+}
+
+static void kmalloc_too_large_warns_once(struct kunit *test)
+{
+	const size_t sizes[] = { KMALLOC_MAX_SIZE + 1, 1UL << 30, SIZE_MAX / 2 };
+	char *p = kmalloc(100, GFP_KERNEL);
+	const char *log;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	strscpy(p, "kept", 100);
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		volatile size_t size = sizes[i];	/* as a caller's computed size */
+		char line[128];
+
+		snprintf(line, sizeof(line), "kmalloc: %zu bytes is more than KMALLOC_MAX_SIZE "
+			 "(%lu), caller %s", sizes[i], KMALLOC_MAX_SIZE, test->name);
+		KUNIT_EXPECT_NULL(test, kmalloc(size, GFP_KERNEL));
+		KUNIT_EXPECT_NULL(test, kzalloc(size, GFP_KERNEL));
+		KUNIT_EXPECT_NULL(test, kmalloc_node(size, GFP_KERNEL, 0));
+		KUNIT_EXPECT_NULL(test, krealloc(p, size, GFP_KERNEL));
+		log = log_since(mctx.pos);
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log, line), 4, "want 4 of '%s'", line);
+		KUNIT_EXPECT_EQ(test, count_substr(log, "more than KMALLOC_MAX_SIZE"), 4);
+		KUNIT_EXPECT_NULL(test, strstr(log, "page allocation failure"));
+		mctx.pos = printk_log_pos();
+		/* silent with __GFP_NOWARN */
+		KUNIT_EXPECT_NULL(test, kmalloc(size, GFP_KERNEL | __GFP_NOWARN));
+		KUNIT_EXPECT_NULL(test, krealloc(p, size, GFP_KERNEL | __GFP_NOWARN));
+		KUNIT_EXPECT_EQ(test, strlen(log_since(mctx.pos)), 0);
+	}
+	/* n * size fits a size_t but not kmalloc: one warning too */
+	KUNIT_EXPECT_NULL(test, kmalloc_array(2, KMALLOC_MAX_SIZE, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "more than KMALLOC_MAX_SIZE"), 1);
+	mctx.pos = printk_log_pos();
+	KUNIT_EXPECT_STREQ(test, p, "kept");		/* krealloc() failed: p untouched */
+	kfree(p);
+	expect_harmless(test, 0);
+}
+
+/* The unchecked fast path catches a double free of the last object this CPU freed. */
+static void double_kfree_on_the_sheaf_path(struct kunit *test)
+{
+	struct kmem_cache *s = kmalloc_caches[kmalloc_index(64)];
+	void *objs[65];		/* more than two sheaves' worth */
+	unsigned int seen = 0;
+	char line[128];
+	void *a;
+
+	if (!cache_has_sheaves(s))
+		kunit_skip(test, "%s is checked (slab debugging): the slab_debug suite covers "
+			   "its double free", s->name);
+	a = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	kfree(a);
+	kfree(a);
+	snprintf(line, sizeof(line), "BUG kmalloc-64 (Not tainted): Object %px freed twice in a "
+		 "row (by %s", a, test->name);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "BUG"), 1);
+	KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), line), 1, "want '%s'", line);
+	mctx.pos = printk_log_pos();
+	/* a went into the sheaf once: handed out at most once */
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmalloc(64, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+		seen += objs[i] == a;
+	}
+	KUNIT_EXPECT_LE(test, seen, 1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kfree(objs[i]);
+	expect_harmless(test, 1);
+}
+
+static struct kunit_case slab_misuse_cases[] = {
+	KUNIT_CASE(kfree_of_memory_kmalloc_never_gave),
+	KUNIT_CASE(kfree_inside_a_large_kmalloc),
+	KUNIT_CASE(double_kfree_of_a_large_kmalloc),
+	KUNIT_CASE(ksize_and_krealloc_of_bad_pointers),
+	KUNIT_CASE(kmalloc_too_large_warns_once),
+	KUNIT_CASE(double_kfree_on_the_sheaf_path),
+	{}
+};
+
+static struct kunit_suite slab_misuse_suite = {
+	.name = "slab_misuse",
+	.init = misuse_init,
+	.test_cases = slab_misuse_cases,
+};
+kunit_test_suite(slab_misuse_suite);

@@ -1,0 +1,504 @@
+/*
+ * tests/kernel/smp_slab_test.c - the slab with every CPU allocating and
+ * freeing at once, objects crossing CPUs, and interrupt handlers that
+ * allocate and free.
+ *
+ * all_cpus_allocate_and_free_at_once: each CPU (the APs from deferred
+ * work, CPU 0 from the test, interrupts on) keeps SLOTS objects of mixed
+ * kmalloc sizes and of a cache of the test's own.  Each step frees a slot
+ * and allocates a new object in its place; one free in four is handed to
+ * the next CPU instead, through that CPU's mailbox (an array under a
+ * spinlock), and that CPU frees it.  Every object carries a stamp (owner CPU,
+ * sequence number) and a pattern derived from it, checked at every free:
+ * an object handed to two owners, or written by anyone else, shows.  CPU 0
+ * also shrinks and validates the test's cache while the others work, so
+ * the sheaves are flushed by IPI under their feet.  At the end the counts
+ * are exact (every object allocated was freed once, every object handed
+ * over was freed by its receiver), the test's cache is destroyed without a
+ * leak report, and with the caches shrunk nr_free_pages() is back.
+ *
+ * interrupt_handlers_allocate_and_free: while a CPU runs the same kind of
+ * loop, CPU 0 sends it cross-CPU calls whose handlers kfree() objects CPU 0
+ * allocated, and allocate with GFP_ATOMIC objects that CPU 0 checks and
+ * frees.  Nothing is reported; a GFP_KERNEL allocation in a handler is
+ * (once, as Linux's might_alloc()), and still succeeds.
+ *
+ * Both run with and without slab debugging (the matrix boots some machines
+ * with slab_debug=-): the locked, checked path and the per-CPU sheaves.
+ * Operations are fewer above 4 CPUs: the matrix runs 8 vCPUs on 2 host
+ * cores, where every contended lock hand-over may wait for the host.
+ */
+#include "slab_test.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/workqueue.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/timer.h"
+
+#define SLOTS		24
+#define TOTAL_OPS	12000
+#define TOTAL_OPS_MANY	4000		/* above 4 CPUs */
+#define MAILBOX		64
+#define OWN_SIZE	72
+#define STAMP_MAGIC	0x51ab0000u
+#define DEADLINE_NS	(60ULL * 1000 * 1000 * 1000)
+
+static const unsigned int sizes[] = { 8, 24, 64, 96, 200, 512, 1000, OWN_SIZE };
+#define OWN_KIND	(ARRAY_SIZE(sizes) - 1)	/* the last kind is the test's cache */
+
+struct stamp {
+	u32 magic_cpu;		/* STAMP_MAGIC | owner */
+	u32 seq;
+};
+
+struct obj_ref {
+	void *p;
+	unsigned int kind;	/* index into sizes[] */
+};
+
+struct mailbox {
+	spinlock_t lock;
+	unsigned int nr;
+	struct obj_ref refs[MAILBOX];
+};
+
+struct slab_stress {
+	struct work_struct work;
+	struct obj_ref slot[SLOTS];
+	struct mailbox mbox;
+	u64 seed;
+	u32 seq;
+	unsigned long allocs, frees, handed, received, corrupt, failures, validate_errors;
+	unsigned long started, ops_done, done;
+};
+
+static struct slab_stress stress[NR_CPUS];
+static struct kmem_cache *own;
+static unsigned long go, ops_per_cpu, nr_ops_done;
+
+static u64 next_rand(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Spin until *@p reaches @want or the deadline passes; true if it did. */
+static bool wait_for(unsigned long *p, unsigned long want)
+{
+	u64 end = ktime_get_ns() + DEADLINE_NS;
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < want) {
+		if (ktime_get_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static u8 pattern_byte(const struct stamp *st, unsigned int i)
+{
+	return (u8)(st->seq * 7 + st->magic_cpu + i);
+}
+
+/* Stamp @p (of @size bytes) as CPU @cpu's object number @seq. */
+static void stamp_object(void *p, unsigned int size, unsigned int cpu, u32 seq)
+{
+	struct stamp *st = p;
+	u8 *b = p;
+
+	st->magic_cpu = STAMP_MAGIC | cpu;
+	st->seq = seq;
+	for (unsigned int i = sizeof(*st); i < size; i++)
+		b[i] = pattern_byte(st, i);
+}
+
+/* Is @p (of @size bytes) still as stamp_object() left it?  The owner is in the stamp. */
+static bool stamp_intact(const void *p, unsigned int size)
+{
+	const struct stamp *st = p;
+	const u8 *b = p;
+
+	if ((st->magic_cpu & 0xffff0000u) != STAMP_MAGIC || (st->magic_cpu & 0xffff) >= NR_CPUS)
+		return false;
+	for (unsigned int i = sizeof(*st); i < size; i++) {
+		if (b[i] != pattern_byte(st, i))
+			return false;
+	}
+	return true;
+}
+
+static void *alloc_kind(unsigned int kind, gfp_t gfp)
+{
+	return kind == OWN_KIND ? kmem_cache_alloc(own, gfp) : kmalloc(sizes[kind], gfp);
+}
+
+static void free_ref(struct obj_ref ref)
+{
+	if (ref.kind == OWN_KIND)
+		kmem_cache_free(own, ref.p);
+	else
+		kfree(ref.p);
+}
+
+/* Check and free @ref, which @s holds (its own or handed over). */
+static void check_and_free(struct slab_stress *s, struct obj_ref ref)
+{
+	if (!stamp_intact(ref.p, sizes[ref.kind]))
+		s->corrupt++;
+	free_ref(ref);
+	s->frees++;
+}
+
+/* Give @ref to CPU @to's mailbox; false if it is full. */
+static bool hand_over(unsigned int to, struct obj_ref ref)
+{
+	struct mailbox *mb = &stress[to].mbox;
+	bool taken = false;
+
+	spin_lock(&mb->lock);
+	if (mb->nr < MAILBOX) {
+		mb->refs[mb->nr++] = ref;
+		taken = true;
+	}
+	spin_unlock(&mb->lock);
+	return taken;
+}
+
+/* Free what the other CPUs handed to @s. */
+static void empty_mailbox(struct slab_stress *s)
+{
+	struct obj_ref refs[MAILBOX];
+	unsigned int nr;
+
+	spin_lock(&s->mbox.lock);
+	nr = s->mbox.nr;
+	memcpy(refs, s->mbox.refs, nr * sizeof(refs[0]));
+	s->mbox.nr = 0;
+	spin_unlock(&s->mbox.lock);
+	for (unsigned int i = 0; i < nr; i++) {
+		check_and_free(s, refs[i]);
+		s->received++;
+	}
+}
+
+/* CPU 0's extra work: flush every CPU's sheaves of the test's cache, and check its slabs. */
+static void disturb(struct slab_stress *s, unsigned long op)
+{
+	if (op % 512 == 0)
+		kmem_cache_shrink(own);
+	if (op % 2048 == 1024)
+		s->validate_errors += validate_slab_cache(own);
+}
+
+static void stress_run(struct slab_stress *s, unsigned int cpu)
+{
+	unsigned int next_cpu = cpu;
+
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	do {	/* the next online CPU, for hand-overs */
+		next_cpu = (next_cpu + 1) % NR_CPUS;
+	} while (!cpu_online(next_cpu));
+	for (unsigned long op = 0; op < ops_per_cpu; op++) {
+		unsigned int slot = next_rand(&s->seed) % SLOTS;
+		unsigned int kind = next_rand(&s->seed) % ARRAY_SIZE(sizes);
+		struct obj_ref *ref = &s->slot[slot];
+
+		if (ref->p) {
+			if (next_cpu != cpu && next_rand(&s->seed) % 4 == 0 &&
+			    hand_over(next_cpu, *ref)) {
+				s->handed++;
+			} else {
+				check_and_free(s, *ref);
+			}
+			ref->p = NULL;
+		}
+		ref->p = alloc_kind(kind, GFP_KERNEL);
+		if (!ref->p) {
+			s->failures++;
+			continue;
+		}
+		ref->kind = kind;
+		stamp_object(ref->p, sizes[kind], cpu, s->seq++);
+		s->allocs++;
+		if (op % 16 == 0)
+			empty_mailbox(s);
+		if (cpu == 0)
+			disturb(s, op);
+	}
+	/* Nobody hands anything over once every CPU is past its loop: empty out. */
+	__atomic_fetch_add(&nr_ops_done, 1, __ATOMIC_ACQ_REL);
+	s->ops_done = 1;
+	if (wait_for(&nr_ops_done, num_online_cpus()))
+		empty_mailbox(s);
+	for (unsigned int slot = 0; slot < SLOTS; slot++) {
+		if (s->slot[slot].p)
+			check_and_free(s, s->slot[slot]);
+		s->slot[slot].p = NULL;
+	}
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+}
+
+static void stress_work(struct work_struct *work)
+{
+	struct slab_stress *s = container_of(work, struct slab_stress, work);
+
+	stress_run(s, smp_processor_id());
+}
+
+static struct {
+	unsigned long free_before, pos, inuse[KMALLOC_SHIFT_HIGH + 1];
+} sctx;
+
+static int smp_slab_init(struct kunit *test)
+{
+	(void)test;
+	own = kmem_cache_create("smp_slab_test", OWN_SIZE, 0, 0, NULL);
+	if (!own)
+		return -1;
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		if (kmalloc_caches[i])
+			sctx.inuse[i] = cache_objects_in_use(kmalloc_caches[i]);
+	}
+	shrink_everything();
+	sctx.free_before = nr_free_pages();
+	sctx.pos = printk_log_pos();
+	return 0;
+}
+
+/* Everything is back: no object in use, no report, no page missing. */
+static void background_work(struct work_struct *work);
+
+static void smp_slab_exit(struct kunit *test)
+{
+	unsigned int cpu;
+
+	if (!own)
+		return;
+	/* a case that ended early may have left a CPU in background_work() */
+	for_each_online_cpu(cpu) {
+		if (stress[cpu].work.func == background_work) {
+			__atomic_store_n(&stress[cpu].done, 1, __ATOMIC_RELEASE);
+			flush_work(&stress[cpu].work);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, cache_objects_in_use(own), 0);
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		if (kmalloc_caches[i])
+			KUNIT_EXPECT_EQ_MSG(test, cache_objects_in_use(kmalloc_caches[i]),
+					    sctx.inuse[i], "%s", kmalloc_caches[i]->name);
+	}
+	shrink_everything();
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), sctx.free_before);
+	kmem_cache_destroy(own);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(sctx.pos), "BUG"), 0);
+	own = NULL;
+}
+
+static void all_cpus_allocate_and_free_at_once(struct kunit *test)
+{
+	unsigned long allocs = 0, frees = 0, handed = 0, received = 0;
+	unsigned int cpu, n = num_online_cpus();
+	u64 t0;
+
+	ops_per_cpu = (n > 4 ? TOTAL_OPS_MANY : TOTAL_OPS) / n;
+	go = 0;
+	nr_ops_done = 0;
+	for_each_online_cpu(cpu) {
+		stress[cpu] = (struct slab_stress){ .seed = 0x9e3779b97f4a7c15ULL * (cpu + 1) };
+		spin_lock_init(&stress[cpu].mbox.lock);
+		INIT_WORK(&stress[cpu].work, stress_work);
+		if (cpu)
+			KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &stress[cpu].work));
+	}
+	t0 = ktime_get_ns();
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	stress_run(&stress[0], 0);
+	for_each_online_cpu(cpu) {
+		struct slab_stress *s = &stress[cpu];
+
+		if (cpu)
+			flush_work(&s->work);
+		KUNIT_EXPECT_EQ_MSG(test, s->done, 1, "CPU%u did not finish", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, s->corrupt, 0, "CPU%u found objects changed under it "
+				    "(handed out twice?)", cpu);
+		KUNIT_EXPECT_EQ(test, s->failures, 0);
+		KUNIT_EXPECT_EQ(test, s->validate_errors, 0);
+		KUNIT_EXPECT_EQ(test, s->mbox.nr, 0);
+		allocs += s->allocs;
+		frees += s->frees;
+		handed += s->handed;
+		received += s->received;
+	}
+	kunit_info(test, "%u CPUs: %lu objects allocated and freed in %llu ms, %lu of them by "
+		   "another CPU (%s)", n, allocs,
+		   (unsigned long long)(ktime_get_ns() - t0) / 1000000, handed,
+		   cache_has_sheaves(own) ? "sheaves" : "checked, no sheaves");
+	KUNIT_EXPECT_EQ(test, allocs, ops_per_cpu * n);
+	KUNIT_EXPECT_EQ(test, frees, allocs);
+	KUNIT_EXPECT_EQ(test, received, handed);
+	if (n > 1)
+		KUNIT_EXPECT_GT(test, handed, 0);
+}
+
+/* ---------------------------------------------------------------- interrupt handlers */
+
+#define IRQ_ROUNDS	300
+#define IRQ_ROUNDS_MANY	80
+
+struct irq_call {
+	struct obj_ref ref;	/* to free, or what was allocated */
+	u32 seq;
+	bool ok;
+};
+
+/* In the handler: check the object CPU 0 stamped, and free it. */
+static void irq_check_and_free(void *info)
+{
+	struct irq_call *c = info;
+
+	c->ok = in_interrupt() && stamp_intact(c->ref.p, sizes[c->ref.kind]);
+	free_ref(c->ref);
+}
+
+/* In the handler: allocate with GFP_ATOMIC and stamp it for CPU 0 to check. */
+static void irq_alloc_atomic(void *info)
+{
+	struct irq_call *c = info;
+
+	c->ok = in_interrupt();
+	c->ref.p = alloc_kind(c->ref.kind, GFP_ATOMIC);
+	if (c->ref.p)
+		stamp_object(c->ref.p, sizes[c->ref.kind], smp_processor_id(), c->seq);
+}
+
+/* In the handler: GFP_KERNEL, which a handler must not use: reported, and served anyway. */
+static void irq_alloc_kernel(void *info)
+{
+	struct irq_call *c = info;
+
+	c->ref.p = kmalloc(64, GFP_KERNEL);
+}
+
+/* The two kinds the handlers use: kmalloc-64 and the test's cache. */
+static unsigned int irq_kind(unsigned int r)
+{
+	return r % 2 ? 2 : OWN_KIND;
+}
+
+/*
+ * The loop the target CPU runs while its handlers allocate and free: the
+ * handlers' two kinds only, little else, so that the interrupts often land
+ * in the middle of an allocation or a free of the same cache.
+ */
+static void background_work(struct work_struct *work)
+{
+	struct slab_stress *s = container_of(work, struct slab_stress, work);
+	unsigned int cpu = smp_processor_id();
+
+	__atomic_store_n(&s->started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
+		unsigned int slot = next_rand(&s->seed) % SLOTS;
+		unsigned int kind = irq_kind(slot);
+		struct obj_ref *ref = &s->slot[slot];
+
+		if (ref->p)
+			check_and_free(s, *ref);
+		ref->p = alloc_kind(kind, GFP_KERNEL);
+		ref->kind = kind;
+		if (!ref->p) {
+			s->failures++;
+			continue;
+		}
+		stamp_object(ref->p, sizes[kind], cpu, s->seq++);
+		s->allocs++;
+	}
+	for (unsigned int slot = 0; slot < SLOTS; slot++) {
+		if (s->slot[slot].p)
+			check_and_free(s, s->slot[slot]);
+		s->slot[slot].p = NULL;
+	}
+	__atomic_store_n(&s->ops_done, 1, __ATOMIC_RELEASE);
+}
+
+static void interrupt_handlers_allocate_and_free(struct kunit *test)
+{
+	unsigned int rounds = num_online_cpus() > 4 ? IRQ_ROUNDS_MANY : IRQ_ROUNDS, targets = 0;
+	unsigned long irq_frees = 0, irq_allocs = 0, bad = 0;
+	unsigned int cpu;
+	struct irq_call c;
+	const char *log;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	for_each_online_cpu(cpu) {
+		struct slab_stress *s = &stress[cpu];
+
+		if (!cpu)
+			continue;
+		if (targets++ == 3)	/* three targets are plenty */
+			break;
+		*s = (struct slab_stress){ .seed = 0x2545f4914f6cdd1dULL * (cpu + 1) };
+		INIT_WORK(&s->work, background_work);
+		KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &s->work));
+		KUNIT_ASSERT_TRUE(test, wait_for(&s->started, 1));
+		for (unsigned int r = 0; r < rounds; r++) {
+			c = (struct irq_call){ .ref = { alloc_kind(irq_kind(r), GFP_KERNEL),
+							irq_kind(r) } };
+			KUNIT_ASSERT_NOT_NULL(test, c.ref.p);
+			stamp_object(c.ref.p, sizes[c.ref.kind], 0, r);
+			KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, irq_check_and_free, &c,
+								       1), 0);
+			bad += !c.ok;
+			irq_frees++;
+
+			c = (struct irq_call){ .ref = { NULL, irq_kind(r + 1) }, .seq = r };
+			KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, irq_alloc_atomic, &c,
+								       1), 0);
+			KUNIT_ASSERT_NOT_NULL(test, c.ref.p);
+			bad += !c.ok || !stamp_intact(c.ref.p, sizes[c.ref.kind]) ||
+			       ((struct stamp *)c.ref.p)->magic_cpu != (STAMP_MAGIC | cpu);
+			free_ref(c.ref);	/* allocated there, freed here */
+			irq_allocs++;
+		}
+		__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+		flush_work(&s->work);
+		KUNIT_EXPECT_EQ(test, s->ops_done, 1);
+		KUNIT_EXPECT_EQ_MSG(test, s->corrupt, 0, "CPU%u's own objects changed", cpu);
+		KUNIT_EXPECT_EQ(test, s->failures, 0);
+		KUNIT_EXPECT_EQ(test, s->frees, s->allocs);
+		KUNIT_EXPECT_GT(test, s->allocs, 0);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(sctx.pos), "BUG"), 0);
+	kunit_info(test, "%lu frees and %lu GFP_ATOMIC allocations in interrupt handlers",
+		   irq_frees, irq_allocs);
+
+	/* GFP_KERNEL in a handler: one report per caller, and the object anyway */
+	for (int i = 0; i < 2; i++) {
+		c = (struct irq_call){ .ref = { NULL, 0 } };
+		KUNIT_ASSERT_EQ(test, smp_call_function_single(1, irq_alloc_kernel, &c, 1), 0);
+		KUNIT_EXPECT_TRUE(test, is_object_of(kmalloc_caches[kmalloc_index(64)], c.ref.p));
+		kfree(c.ref.p);
+	}
+	log = log_since(sctx.pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "BUG: sleeping allocation from invalid context "
+					   "by irq_alloc_kernel"), 1);
+	sctx.pos = printk_log_pos();
+}
+
+static struct kunit_case smp_slab_cases[] = {
+	KUNIT_CASE(all_cpus_allocate_and_free_at_once),
+	KUNIT_CASE(interrupt_handlers_allocate_and_free),
+	{}
+};
+
+static struct kunit_suite smp_slab_suite = {
+	.name = "smp_slab",
+	.init = smp_slab_init,
+	.exit = smp_slab_exit,
+	.test_cases = smp_slab_cases,
+};
+kunit_test_suite(smp_slab_suite);
