@@ -255,6 +255,58 @@ static int parse_size(const char *word, unsigned long *val)
 	return 0;
 }
 
+/** monitor_held_full - are all MONITOR_HELD_MAX slots taken? */
+bool monitor_held_full(const struct monitor_held *h)
+{
+	for (int i = 0; i < MONITOR_HELD_MAX; i++) {
+		if (!h->held[i])
+			return false;
+	}
+	return true;
+}
+
+/**
+ * monitor_held_add - hold @p in the first empty slot
+ * Return: the slot, or -ENOSPC if all are taken (check monitor_held_full() first).
+ */
+int monitor_held_add(struct monitor_held *h, void *p)
+{
+	for (int i = 0; i < MONITOR_HELD_MAX; i++) {
+		if (!h->held[i]) {
+			h->held[i] = p;
+			return i;
+		}
+	}
+	return -ENOSPC;
+}
+
+/** monitor_held_find - the slot that holds @p (never an empty slot for NULL), or -1 */
+int monitor_held_find(const struct monitor_held *h, const void *p)
+{
+	for (int i = 0; p && i < MONITOR_HELD_MAX; i++) {
+		if (h->held[i] == p)
+			return i;
+	}
+	return -1;
+}
+
+/** monitor_held_forget - empty @slot, remembering its pointer among the freed ones */
+void monitor_held_forget(struct monitor_held *h, int slot)
+{
+	h->freed[h->next_freed++ % MONITOR_FREED_MAX] = h->held[slot];
+	h->held[slot] = NULL;
+}
+
+/** monitor_held_was_freed - was @p (not NULL) one of the last pointers forgotten? */
+bool monitor_held_was_freed(const struct monitor_held *h, const void *p)
+{
+	for (int i = 0; p && i < MONITOR_FREED_MAX; i++) {
+		if (h->freed[i] == p)
+			return true;
+	}
+	return false;
+}
+
 /**
  * monitor_arg_size - take the next word as a size in bytes, in [@min, @max]
  * @args: the cursor

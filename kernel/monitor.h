@@ -88,6 +88,26 @@ int monitor_opt_keyword(struct monitor_args *args, const char *name,
 bool monitor_take_word(struct monitor_args *args, const char *word);
 int monitor_args_end(struct monitor_args *args);
 
+/*
+ * What a command holds for the user between commands (kmalloc's objects,
+ * vmalloc's areas), and the last few pointers it freed, so that freeing one
+ * again can be shown on purpose.
+ */
+#define MONITOR_HELD_MAX	64
+#define MONITOR_FREED_MAX	16
+
+struct monitor_held {
+	void *held[MONITOR_HELD_MAX];
+	void *freed[MONITOR_FREED_MAX];
+	unsigned int next_freed;
+};
+
+bool monitor_held_full(const struct monitor_held *h);
+int monitor_held_add(struct monitor_held *h, void *p);
+int monitor_held_find(const struct monitor_held *h, const void *p);
+void monitor_held_forget(struct monitor_held *h, int slot);
+bool monitor_held_was_freed(const struct monitor_held *h, const void *p);
+
 bool monitor_interrupted(void);
 
 void monitor_run(void);

@@ -392,13 +392,12 @@ static void print_table(const struct kvdemo_result *r)
 
 static int cmd_kvdemo(int argc, char **argv)
 {
-	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	struct kvdemo_result r[NR_KVMALLOC_POLICIES];
 	size_t fresh_first, fresh_largest, frag_first, frag_largest;
 	static struct kvdemo d;
 
-	if (monitor_args_end(&args))
-		return -EINVAL;
+	(void)argc;
+	(void)argv;
 	printk("kvdemo: kmalloc() then vmalloc(), done naively and done right "
 	       "(the seeds' story, docs/kvmalloc.md)\n\n");
 	fresh_first = kvdemo_first_vmalloc_size(&fresh_largest);

@@ -15,12 +15,8 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define MAX_KHELD	64
-#define MAX_KFREED	16
 
-static void *kheld[MAX_KHELD];
-static void *kfreed[MAX_KFREED];	/* the last objects 'kfree' freed */
-static unsigned int next_kfreed;
+static struct monitor_held kheld;	/* what 'kmalloc' holds, and what 'kfree' freed */
 
 /* Objects of @s that are allocated or cached, and all, from its slabs. */
 static void count_objects(struct kmem_cache *s, unsigned long *inuse, unsigned long *total,
@@ -88,10 +84,8 @@ static int cmd_kmalloc(int argc, char **argv)
 		return -EINVAL;
 	if (monitor_args_end(&args))
 		return -EINVAL;
-	for (slot = 0; slot < MAX_KHELD && kheld[slot]; slot++)
-		;
-	if (slot == MAX_KHELD) {
-		printk("kmalloc: already holding %d objects; kfree some first\n", MAX_KHELD);
+	if (monitor_held_full(&kheld)) {
+		printk("kmalloc: already holding %d objects; kfree some first\n", MONITOR_HELD_MAX);
 		return -ENOMEM;
 	}
 	p = kmalloc_node(size, GFP_KERNEL, (int)node);
@@ -99,7 +93,7 @@ static int cmd_kmalloc(int argc, char **argv)
 		printk("kmalloc: %lu bytes failed\n", size);
 		return -ENOMEM;
 	}
-	kheld[slot] = p;
+	slot = monitor_held_add(&kheld, p);
 	page = virt_to_head_page(p);
 	printk("[%d] %lu bytes at %px: %s, %zu usable, node %d\n", slot, size, p,
 	       PageSlab(page) ? page->slab_cache->name : "whole pages (large kmalloc)", ksize(p),
@@ -113,27 +107,23 @@ static int cmd_kfree(int argc, char **argv)
 {
 	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long addr;
+	int slot;
 	void *p;
 
 	if (monitor_arg_addr(&args, "ADDR", &addr) || monitor_args_end(&args))
 		return -EINVAL;
 	p = (void *)addr;
-	for (int i = 0; p && i < MAX_KHELD; i++) {	/* p: an empty slot is NULL too */
-		if (kheld[i] == p) {
-			kfree(p);
-			kheld[i] = NULL;
-			kfreed[next_kfreed++ % MAX_KFREED] = p;
-			printk("kfree: freed [%d] %px\n", i, p);
-			return 0;
-		}
+	slot = monitor_held_find(&kheld, p);
+	if (slot >= 0) {
+		kfree(p);
+		monitor_held_forget(&kheld, slot);
+		printk("kfree: freed [%d] %px\n", slot, p);
+		return 0;
 	}
-	for (int i = 0; p && i < MAX_KFREED; i++) {
-		if (kfreed[i] == p) {
-			printk("kfree: %px was freed already: freeing it again (watch the report)\n",
-			       p);
-			kfree(p);
-			return 0;
-		}
+	if (monitor_held_was_freed(&kheld, p)) {
+		printk("kfree: %px was freed already: freeing it again (watch the report)\n", p);
+		kfree(p);
+		return 0;
 	}
 	printk("kfree: %px is not an object 'kmalloc' gave (see 'kheld'); not freed\n", p);
 	return -EINVAL;
@@ -144,9 +134,9 @@ static int cmd_kheld(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	for (int i = 0; i < MAX_KHELD; i++) {
-		if (kheld[i])
-			printk("[%d] %px, %zu usable\n", i, kheld[i], ksize(kheld[i]));
+	for (int i = 0; i < MONITOR_HELD_MAX; i++) {
+		if (kheld.held[i])
+			printk("[%d] %px, %zu usable\n", i, kheld.held[i], ksize(kheld.held[i]));
 	}
 	return 0;
 }

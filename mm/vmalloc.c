@@ -533,26 +533,25 @@ void *vmalloc_huge(unsigned long size, gfp_t gfp_mask)
 				   __builtin_return_address(0));
 }
 
-/** vmalloc_array - vmalloc() of @n * @size bytes; NULL if that overflows */
-void *vmalloc_array(size_t n, size_t size)
+static void *vmalloc_array_caller(size_t n, size_t size, gfp_t gfp, const void *caller)
 {
 	size_t bytes;
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
-	return vmalloc_node_caller(bytes, PAGE_SIZE, GFP_KERNEL, NUMA_NO_NODE, false,
-			      __builtin_return_address(0));
+	return vmalloc_node_caller(bytes, PAGE_SIZE, gfp, NUMA_NO_NODE, false, caller);
+}
+
+/** vmalloc_array - vmalloc() of @n * @size bytes; NULL if that overflows */
+void *vmalloc_array(size_t n, size_t size)
+{
+	return vmalloc_array_caller(n, size, GFP_KERNEL, __builtin_return_address(0));
 }
 
 /** vcalloc - vmalloc_array(), zeroed */
 void *vcalloc(size_t n, size_t size)
 {
-	size_t bytes;
-
-	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
-	return vmalloc_node_caller(bytes, PAGE_SIZE, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, false,
-			      __builtin_return_address(0));
+	return vmalloc_array_caller(n, size, GFP_KERNEL | __GFP_ZERO, __builtin_return_address(0));
 }
 
 /* ---------------------------------------------------------------- freeing */

@@ -19,13 +19,9 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define MAX_VHELD	32
-#define MAX_VFREED	8
 #define MAP_COLUMNS	64
 
-static void *vheld[MAX_VHELD];
-static void *vfreed[MAX_VFREED];
-static unsigned int next_vfreed;
+static struct monitor_held vheld;	/* what 'vmalloc' holds, and what 'vfree' freed */
 
 static void print_area(const struct vmap_area *va, bool lazy, void *arg)
 {
@@ -53,11 +49,10 @@ static void print_area(const struct vmap_area *va, bool lazy, void *arg)
 
 static int cmd_vmallocinfo(int argc, char **argv)
 {
-	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long lazy, max;
 
-	if (monitor_args_end(&args))
-		return -EINVAL;
+	(void)argc;
+	(void)argv;
 	vmalloc_for_each_area(print_area, NULL);
 	lazy = vmalloc_lazy_pages(&max);
 	printk("(sizes include the guard page; lazily freed: %lu pages of %lu before a purge; "
@@ -106,11 +101,10 @@ static void draw_area(const struct vmap_area *va, bool lazy, void *arg)
 
 static int cmd_vmallocmap(int argc, char **argv)
 {
-	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	struct picture pic = { .start = VMALLOC_START, .end = VMALLOC_START };
 
-	if (monitor_args_end(&args))
-		return -EINVAL;
+	(void)argc;
+	(void)argv;
 	vmalloc_for_each_area(find_end, &pic);
 	if (pic.end == pic.start) {
 		printk("vmallocmap: no area is in use: the whole space is free\n");
@@ -143,10 +137,8 @@ static int cmd_vmalloc(int argc, char **argv)
 		return -EINVAL;
 	if (monitor_args_end(&args))
 		return -EINVAL;
-	for (slot = 0; slot < MAX_VHELD && vheld[slot]; slot++)
-		;
-	if (slot == MAX_VHELD) {
-		printk("vmalloc: already holding %d areas; vfree some first\n", MAX_VHELD);
+	if (monitor_held_full(&vheld)) {
+		printk("vmalloc: already holding %d areas; vfree some first\n", MONITOR_HELD_MAX);
 		return -ENOMEM;
 	}
 	p = vmalloc_node(size, (int)node);
@@ -154,7 +146,7 @@ static int cmd_vmalloc(int argc, char **argv)
 		printk("vmalloc: %lu bytes failed\n", size);
 		return -ENOMEM;
 	}
-	vheld[slot] = p;
+	slot = monitor_held_add(&vheld, p);
 	nr = find_vm_area(p)->nr_pages;
 	printk("[%d] %lu bytes at %px: %u page%s, the first on node %d\n", slot, size, p, nr,
 	       nr == 1 ? "" : "s", page_to_nid(vmalloc_to_page(p)));
@@ -167,33 +159,29 @@ static int cmd_vfree(int argc, char **argv)
 {
 	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long addr;
+	int slot;
 	void *p;
 
 	if (monitor_arg_addr(&args, "ADDR", &addr) || monitor_args_end(&args))
 		return -EINVAL;
 	p = (void *)addr;
-	for (int i = 0; i < MAX_VHELD; i++) {
-		if (p && vheld[i] == p) {
-			vfree(p);
-			vheld[i] = NULL;
-			vfreed[next_vfreed++ % MAX_VFREED] = p;
-			printk("vfree: freed [%d] %px (its range waits for the next purge)\n", i, p);
-			return 0;
-		}
+	slot = monitor_held_find(&vheld, p);
+	if (slot >= 0) {
+		vfree(p);
+		monitor_held_forget(&vheld, slot);
+		printk("vfree: freed [%d] %px (its range waits for the next purge)\n", slot, p);
+		return 0;
 	}
-	for (int i = 0; i < MAX_VFREED; i++) {
-		if (p && vfreed[i] == p && find_vm_area(p)) {
-			/* Someone else's now (a page array, say): freeing it would be a bug. */
-			printk("vfree: %px was freed, and the range is in use again (by %pS); "
-			       "not freed twice\n", p, find_vm_area(p)->caller);
-			return -EINVAL;
-		}
-		if (p && vfreed[i] == p) {
-			printk("vfree: %px was freed already: freeing it again (watch the report)\n",
-			       p);
-			vfree(p);
-			return 0;
-		}
+	if (monitor_held_was_freed(&vheld, p) && find_vm_area(p)) {
+		/* Someone else's now (a page array, say): freeing it would be a bug. */
+		printk("vfree: %px was freed, and the range is in use again (by %pS); "
+		       "not freed twice\n", p, find_vm_area(p)->caller);
+		return -EINVAL;
+	}
+	if (monitor_held_was_freed(&vheld, p)) {
+		printk("vfree: %px was freed already: freeing it again (watch the report)\n", p);
+		vfree(p);
+		return 0;
 	}
 	printk("vfree: %px is not an area 'vmalloc' gave (see 'vheld'); not freed\n", p);
 	return -EINVAL;
@@ -202,12 +190,12 @@ MONITOR_COMMAND(vfree, "ADDR", "free an area 'vmalloc' gave (ADDR in hex)", cmd_
 
 static int cmd_vheld(int argc, char **argv)
 {
-	struct monitor_args args = MONITOR_ARGS(argc, argv);
-	if (monitor_args_end(&args))
-		return -EINVAL;
-	for (int i = 0; i < MAX_VHELD; i++) {
-		if (vheld[i])
-			printk("[%d] %px, %lu bytes\n", i, vheld[i], find_vm_area(vheld[i])->requested_size);
+	(void)argc;
+	(void)argv;
+	for (int i = 0; i < MONITOR_HELD_MAX; i++) {
+		if (vheld.held[i])
+			printk("[%d] %px, %lu bytes\n", i, vheld.held[i],
+			       find_vm_area(vheld.held[i])->requested_size);
 	}
 	return 0;
 }
@@ -215,12 +203,11 @@ MONITOR_COMMAND(vheld, "", "list the areas 'vmalloc' holds", cmd_vheld);
 
 static int cmd_purge(int argc, char **argv)
 {
-	struct monitor_args args = MONITOR_ARGS(argc, argv);
 	unsigned long before = global_vm_event(VMALLOC_PURGED_AREAS), max;
 	unsigned long pages = vmalloc_lazy_pages(&max);
 
-	if (monitor_args_end(&args))
-		return -EINVAL;
+	(void)argc;
+	(void)argv;
 	if (!pages) {
 		printk("purge: no area is waiting for a purge\n");
 		return 0;
