@@ -37,7 +37,8 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define DEMO_ORDER	3	/* PAGE_ALLOC_COSTLY_ORDER: the largest order that "never fails" */
+/* PAGE_ALLOC_COSTLY_ORDER: the largest order that "never fails" under GFP_KERNEL */
+#define DEMO_ORDER	3
 #define GROUP		(1UL << DEMO_ORDER)
 
 /* ---------------------------------------------------------------- the hard state */

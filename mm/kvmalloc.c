@@ -75,7 +75,8 @@ static const struct kvmalloc_rule rules[NR_KVMALLOC_POLICIES][2] = {
 	[KVMALLOC_NAIVE] = { { 0, 0 }, { 0, 0 } },
 };
 
-struct kvmalloc_rule kvmalloc_rule = { __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL };	/* noretry's */
+/* noretry's, rules[KVMALLOC_NORETRY][0], until kvmalloc_policy= says otherwise */
+struct kvmalloc_rule kvmalloc_rule = { __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL };
 
 /**
  * kvmalloc_set_policy - make @policy the one kvmalloc() follows (boot: kvmalloc_policy=)
@@ -277,7 +278,8 @@ void *kvrealloc(const void *p, size_t size, gfp_t flags)
 	void *n;
 
 	if (ZERO_OR_NULL_PTR(p))
-		return kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy), caller);
+		return kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy),
+				       caller);
 	if (!size) {
 		kvfree(p);
 		return ZERO_SIZE_PTR;

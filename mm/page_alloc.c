@@ -615,7 +615,8 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 }
 
 /* alloc_pages_node(), naming @caller (not one of our wrappers) in the order warning. */
-static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order, void *caller)
+static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order,
+						       void *caller)
 {
 	struct page *page;
 

@@ -230,7 +230,8 @@ static void free_vmap_area_lazy(struct vmap_area *va, unsigned long mapped_pages
 
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	recently_freed[next_freed++ % NR_RECENTLY_FREED] =
-		(typeof(recently_freed[0])){ va->va_start, va->va_end, va->vm ? va->vm->caller : NULL };
+		(typeof(recently_freed[0])){ va->va_start, va->va_end,
+					     va->vm ? va->vm->caller : NULL };
 	merge_or_add_vmap_area_augment(va, &purge_vmap_area_tree, &spare_nodes);
 	vmap_lazy_nr += mapped_pages;
 	vmap_lazy_areas++;
@@ -791,7 +792,8 @@ struct page *vmalloc_to_page(const void *addr)
 	if (!pte)
 		return NULL;
 	return pfn_to_page(((*pte & PTE_PFN_MASK) >> PAGE_SHIFT) +
-			   (((unsigned long)addr >> PAGE_SHIFT) & ((1UL << (9 * (level - 1))) - 1)));
+			   (((unsigned long)addr >> PAGE_SHIFT) &
+			    ((1UL << (9 * (level - 1))) - 1)));
 }
 
 /** vmalloc_to_pfn - the page frame mapped at @addr; Return: it, or 0 */

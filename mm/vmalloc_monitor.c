@@ -152,7 +152,8 @@ static int cmd_vmalloc(int argc, char **argv)
 	       nr == 1 ? "" : "s", page_to_nid(vmalloc_to_page(p)));
 	return 0;
 }
-MONITOR_COMMAND(vmalloc, "SIZE [node N]", "allocate SIZE bytes (up to 1G; 64K, 1M...) and hold them",
+MONITOR_COMMAND(vmalloc, "SIZE [node N]",
+		"allocate SIZE bytes (up to 1G; 64K, 1M...) and hold them",
 		cmd_vmalloc);
 
 static int cmd_vfree(int argc, char **argv)

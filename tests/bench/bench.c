@@ -89,7 +89,8 @@ static struct result measure(const struct benchmark *b)
 		samples[i] = (rdtsc_ordered() - t0 - excluded) * 10 / b->iters;
 	}
 	if (b->counts)
-		events = (global_vm_event(b->event) - events) * 1000000 / (BENCH_SAMPLES * b->iters);
+		events = (global_vm_event(b->event) - events) * 1000000 /
+			 (BENCH_SAMPLES * b->iters);
 	sort_u64(samples, BENCH_SAMPLES);
 	return (struct result){ b, samples[BENCH_SAMPLES / 2], events };
 }
@@ -114,7 +115,8 @@ static void print_row(const struct result *r, const struct result *base)
 		       (unsigned long long)(ratio % 100), base->b->name);
 	}
 	if (r->b->counts)
-		printk(KERN_CONT "  [%llu.%03llu %s per 1000 ops]", (unsigned long long)(r->events / 1000),
+		printk(KERN_CONT "  [%llu.%03llu %s per 1000 ops]",
+		       (unsigned long long)(r->events / 1000),
 		       (unsigned long long)(r->events % 1000), vm_event_names[r->b->event]);
 	printk(KERN_CONT "\n");
 }
