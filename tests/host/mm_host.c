@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "kernel_names.h"
 #include "mm/internal.h"
 #include "mm/memblock.h"
@@ -28,6 +29,8 @@ bool host_printk_quiet;
 
 struct host_range host_ram[16], host_reserved[16];
 int host_nr_ram, host_nr_reserved;
+
+static u64 random_state;		/* get_random_long()'s */
 
 /* ---------------------------------------------------------------- the fake machine */
 
@@ -176,6 +179,7 @@ void host_machine_init(const struct host_range *ram, int nr_ram,
 	host_irqs_off = 0;
 	host_in_interrupt = 0;
 	host_percpu_reset();
+	random_state = 0;
 	set_page_poisoning(false);
 	mm_core_init();
 }
@@ -184,6 +188,26 @@ void host_machine_default(void)
 {
 	host_machine_init(host_default_ram, host_default_nr_ram,
 			  host_default_reserved, host_default_nr_reserved, 1);
+}
+
+/* ---------------------------------------------------------------- time and randomness */
+
+u64 ktime_get_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* splitmix64: every value differs, and the sequence is the same on every run */
+unsigned long get_random_long(void)
+{
+	u64 z = (random_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
 /* ---------------------------------------------------------------- CPUs and locks */

@@ -30,6 +30,7 @@
 
 #include "lib/compiler.h"
 #include "kernel/config.h"
+#include "kernel/panic.h"
 #include "kernel/workqueue.h"
 
 /* ---------------------------------------------------------------- pages */
@@ -208,6 +209,18 @@ static inline bool lockdep_is_held(spinlock_t *lock)
 		local_irq_restore(flags);				\
 	} while (0)
 
+/* ---------------------------------------------------------------- time and randomness */
+
+/* Nanoseconds of the host's monotonic clock (the kernel's: since time_init()). */
+u64 ktime_get_ns(void);
+
+/*
+ * The kernel's is RDRAND (mm/cpu.h); the host's is a fixed sequence that
+ * starts again with every machine, so that a test or fuzz input replays
+ * exactly, freelist secrets included.
+ */
+unsigned long get_random_long(void);
+
 /* ---------------------------------------------------------------- the fake machine */
 
 /* A range of fake physical memory, on a NUMA node. */
@@ -230,7 +243,9 @@ struct host_range {
  *
  * Discards the previous machine's memory, resets memblock and the present
  * sections, backs RAM and its struct pages, then runs mm_core_init().
- * Poisoning is turned off and the CPU is 0.
+ * Poisoning is turned off, the CPU is 0 and get_random_long() starts its
+ * sequence again.  The slab allocator is not started: a test that uses it
+ * calls kmem_cache_init() next (tests/host/slab_check.h does).
  */
 void host_machine_init(const struct host_range *ram, int nr_ram,
 		       const struct host_range *reserved, int nr_reserved,
