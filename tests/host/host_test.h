@@ -70,6 +70,7 @@ int main(int argc, char **argv)
 	int passed = 0, failed = 0;
 
 	(void)argc;
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* a crash keeps the lines before it */
 	for (int i = 0; i < host_nr_tests; i++) {
 		host_case_failed = 0;
 		host_tests[i].fn();
