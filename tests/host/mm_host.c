@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "kernel_names.h"
+#include "host_rng.h"
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/vmstat.h"
@@ -30,7 +31,7 @@ bool host_printk_quiet;
 struct host_range host_ram[16], host_reserved[16];
 int host_nr_ram, host_nr_reserved;
 
-static u64 random_state;		/* get_random_long()'s */
+static uint64_t random_state;		/* get_random_long()'s */
 
 /* ---------------------------------------------------------------- the fake machine */
 
@@ -200,14 +201,10 @@ u64 ktime_get_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
 
-/* splitmix64: every value differs, and the sequence is the same on every run */
+/* every value differs, and the sequence is the same on every run */
 unsigned long get_random_long(void)
 {
-	u64 z = (random_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&random_state);
 }
 
 /* ---------------------------------------------------------------- CPUs and locks */

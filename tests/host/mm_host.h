@@ -136,14 +136,21 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 #define this_cpu_inc(var)	this_cpu_add(var, 1)
 #define this_cpu_dec(var)	this_cpu_add(var, -1)
 
+/*
+ * As the kernel's, these are compiler barriers: what is done with
+ * "interrupts off" stays between them, and the flag is really written
+ * (so the benchmarks count what the kernel does).
+ */
 #define local_irq_save(flags)						\
 	do {								\
 		(flags) = host_irqs_off;				\
 		host_irqs_off = 1;					\
+		__asm__ __volatile__("" : : : "memory");		\
 	} while (0)
 
 #define local_irq_restore(flags)					\
 	do {								\
+		__asm__ __volatile__("" : : : "memory");		\
 		host_irqs_off = (flags);				\
 	} while (0)
 
