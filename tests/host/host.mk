@@ -44,7 +44,7 @@ HOST_VMAP_SRCS := mm/vmap_area.c lib/rbtree.c tests/host/rbtree_check.c tests/ho
 HOST_SRCS_test_vmap_area := $(HOST_MM_SRCS) $(HOST_VMAP_SRCS)
 # The slab allocator over the buddy allocator (and its checker and model)
 HOST_SLAB_SRCS := $(HOST_MM_SRCS) mm/slab.c mm/slab_common.c mm/slab_debug.c \
-	tests/host/buddy_check.c tests/host/slab_check.c
+	tests/host/buddy_check.c tests/host/slab_check.c tests/host/slab_model.c
 HOST_SRCS_test_slab := $(HOST_SLAB_SRCS)
 
 host_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_SRCS_$(1)))

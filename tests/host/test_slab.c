@@ -20,6 +20,7 @@
 #include "host_test.h"
 #include "mm_host.h"
 #include "slab_check.h"
+#include "slab_model.h"
 #include "mm/percpu.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
@@ -86,10 +87,10 @@ static unsigned long node_inuse(struct kmem_cache *s, int nid)
 	struct kmem_cache_node *n = get_node(s, nid);
 	unsigned long inuse = 0;
 
-	for (struct page *slab = pfn_to_slab(n->partial); slab; slab = pfn_to_slab(slab->slab_next))
-		inuse += slab->inuse;
-	for (struct page *slab = pfn_to_slab(n->full); slab; slab = pfn_to_slab(slab->slab_next))
-		inuse += slab->inuse;
+	for (u32 head = n->partial, k = 0; k < 2; head = n->full, k++) {
+		for (struct page *p = pfn_to_slab(head); p; p = pfn_to_slab(p->slab_next))
+			inuse += p->inuse;
+	}
 	return inuse;
 }
 
@@ -242,7 +243,7 @@ SLAB_TEST(large_kmalloc_is_whole_pages, "-")
 		CHECK(ksize(p) == PAGE_SIZE << order);
 		CHECK(nr_free_pages() == free0 - (1UL << order));
 		memset(p, 0x11, ksize(p));
-		/* ksize() and kfree() find the block from any page of it, kfree() only from its start */
+		/* kfree() takes the block's start only */
 		pos = printk_log_pos();
 		kfree(p + ksize(p) - 1);
 		CHECK(bugs_since(pos) == 1 && log_has(pos, "inside a large kmalloc block"));
@@ -288,7 +289,8 @@ SLAB_TEST(krealloc_keeps_contents_and_stays_in_place_when_it_fits, "-")
 	CHECK(krealloc(p, 16, GFP_KERNEL) == p);	/* within ksize(): in place */
 	CHECK(krealloc(p, 3, GFP_KERNEL) == p);		/* smaller: in place */
 	/* through every class and into whole pages and back: the contents move along */
-	for (size_t size = 17, old = 10; size <= 3 * KMALLOC_MAX_CACHE_SIZE; old = size, size *= 3) {
+	for (size_t size = 17, old = 10; size <= 3 * KMALLOC_MAX_CACHE_SIZE;
+	     old = size, size *= 3) {
 		q = krealloc(p, size, GFP_KERNEL);
 		CHECK(q != NULL);
 		if (!q)
@@ -396,7 +398,7 @@ static void check_ctor_once(void)
 		host_set_cpu(i % 4);
 		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
 		CHECK(objs[i] && objs[i]->magic == 0x7415 && objs[i]->constructed == 1);
-		objs[i]->data[0] = i;		/* the user's part; magic stays as the ctor left it */
+		objs[i]->data[0] = i;	/* the user's part; magic stays as the ctor left it */
 	}
 	made = thing_ctor_calls;
 	/* whole slabs are constructed when they are made: once per object */
@@ -465,8 +467,8 @@ SLAB_TEST(cache_create_honours_size_align_and_flags, "-")
 	}
 	/* SLAB_HWCACHE_ALIGN: a cache line, or a fraction of one for small objects */
 	for (unsigned int size = 8; size <= 256; size *= 2) {
-		struct kmem_cache *s = kmem_cache_create("test_hw", size - 4, 0, SLAB_HWCACHE_ALIGN,
-							 NULL);
+		struct kmem_cache *s = kmem_cache_create("test_hw", size - 4, 0,
+							 SLAB_HWCACHE_ALIGN, NULL);
 		void *p = kmem_cache_alloc(s, GFP_KERNEL);
 
 		CHECK(p && (unsigned long)p % min(size, 64u) == 0);
@@ -756,7 +758,10 @@ SLAB_TEST(shrink_gives_every_page_back, "-")
 	s = kmem_cache_create("test_shrink", 700, 0, 0, NULL);
 	for (unsigned int i = 0; i < n; i++) {
 		host_set_cpu(i % 4);
-		a[i] = i % 3 ? kmalloc(8 << (i % 11), GFP_KERNEL) : kmem_cache_alloc(s, GFP_KERNEL);
+		if (i % 3)
+			a[i] = kmalloc(8 << (i % 11), GFP_KERNEL);
+		else
+			a[i] = kmem_cache_alloc(s, GFP_KERNEL);
 		CHECK(a[i] != NULL);
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -905,7 +910,14 @@ static void check_invalid_pointers(void)
 	pos = printk_log_pos();
 	kmem_cache_free(kmalloc_caches[6], o);
 	CHECK(bugs_since(pos) == 1 && log_has(pos, "is from test_bad_free"));
-	CHECK(ev(SLAB_BAD_FREE) == bad + 9);
+	pos = printk_log_pos();
+	kmem_cache_free(s, &local);
+	CHECK(bugs_since(pos) == 1 && log_has(pos, "not an address in the direct map"));
+	/* krealloc() of what kmalloc() did not hand out: NULL, reported once */
+	pos = printk_log_pos();
+	CHECK(krealloc(&local, 100, GFP_KERNEL) == NULL);
+	CHECK(bugs_since(pos) == 1);
+	CHECK(ev(SLAB_BAD_FREE) == bad + 11);
 	/* all of them still allocated, none freed */
 	CHECK(slab_check_consistency() == 0);
 	CHECK(slab_check_live((void *[]){ p, o, big }, 3) == 0);
@@ -998,7 +1010,8 @@ static u8 *free_object_on_a_slab(struct kmem_cache *s, void **held)
 {
 	struct page *slab;
 
-	*held = kmem_cache_alloc(s, GFP_KERNEL);	/* the sheaf takes a batch, the slab keeps the rest */
+	/* the sheaf takes a batch, the slab keeps the rest */
+	*held = kmem_cache_alloc(s, GFP_KERNEL);
 	slab = virt_to_head_page(*held);
 	return slab_freelist(s, slab);
 }
@@ -1135,7 +1148,8 @@ HOST_TEST(random_model_based_test)
 			else if (what < 940)
 				smodel_free(&m, r, (unsigned int)(r >> 40));
 			else if (what < 975)
-				smodel_realloc(&m, r, random_size(r >> 8), (unsigned int)(r >> 40));
+				smodel_realloc(&m, r, random_size(r >> 8),
+					       (unsigned int)(r >> 40));
 			else if (what < 992)
 				host_set_cpu(r % host_nr_cpus);
 			else if (what < 995)
@@ -1151,10 +1165,11 @@ HOST_TEST(random_model_based_test)
 		}
 		host_set_cpu(0);
 		printf("    slab_debug=%s: %lu allocs (%lu failed), %lu frees, %lu kreallocs, "
-		       "%lu misuses, %lu shrinks, %lu cache creations/destructions; %lu live at the "
-		       "end; %lu of the local allocations came from another node\n",
+		       "%lu misuses, %lu shrinks, %lu cache creations/destructions; %lu live "
+		       "at the end; %lu of %lu allocations for any node had another node's "
+		       "object\n",
 		       debug[part], m.allocs, m.fails, m.frees, m.reallocs, m.misuses, m.shrinks,
-		       m.cache_ops, m.nr_live, m.remote);
+		       m.cache_ops, m.nr_live, m.remote, m.local);
 		smodel_finish(&m);
 	}
 	host_printk_quiet = false;
