@@ -23,6 +23,7 @@
 #                          inputs go to build/fuzz/corpus/buddy/ (copy good
 #                          ones to the corpus)
 #   make fuzz-vmap-area    the same for the vmap-area allocator
+#   make fuzz-slab         the same for the slab allocator
 #   make bench-host        instruction counts (callgrind) of the buddy allocator's
 #                          fast paths and of the vmap-area allocator
 
@@ -68,9 +69,10 @@ $(BUILD)/host/%: tests/host/%.c tests/host/host_test.h $$(call host_objs,$$*)
 # The fuzz targets (see libFuzzer below), each replayed over its committed
 # corpus with the host compiler: fuzz_NAME_replay is tests/host/fuzz_NAME.c,
 # what it tests (FUZZ_SRCS_NAME) and tests/host/fuzz_replay.c.
-FUZZ_TARGETS := buddy vmap_area
+FUZZ_TARGETS := buddy vmap_area slab
 FUZZ_SRCS_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
 FUZZ_SRCS_vmap_area := $(HOST_MM_SRCS) $(HOST_VMAP_SRCS)
+FUZZ_SRCS_slab := $(HOST_SLAB_SRCS)
 HOST_TESTS += $(patsubst %,$(BUILD)/host/fuzz_%_replay,$(FUZZ_TARGETS))
 fuzz_replay_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(FUZZ_SRCS_$(1)) \
 	tests/host/fuzz_$(1).c tests/host/fuzz_replay.c)
@@ -98,6 +100,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 # formatting or the checkers (which are still built with the sanitizers).
 FUZZ_COV_buddy := mm/page_alloc.c mm/page_debug.c mm/vmscan.c mm/oom_kill.c
 FUZZ_COV_vmap_area := mm/vmap_area.c lib/rbtree.c
+FUZZ_COV_slab := mm/slab.c mm/slab_common.c mm/slab_debug.c
 
 $(BUILD)/fuzz/cov/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)
