@@ -25,7 +25,8 @@
 #   make fuzz-vmap-area    the same for the vmap-area allocator
 #   make fuzz-slab         the same for the slab allocator
 #   make bench-host        instruction counts (callgrind) of the buddy allocator's
-#                          fast paths and of the vmap-area allocator
+#                          fast paths and of the vmap-area allocator, and the slab's
+#                          kmalloc+kfree beside glibc, jemalloc, tcmalloc and mimalloc
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests/host -DMM_HOSTED \
@@ -143,9 +144,10 @@ $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 
 # ---------------------------------------------------------------- benchmark
 
-# As the benchmark kernel: without the allocators' self-checks (mm/mmdebug.h).
+# As the benchmark kernel: without the allocators' self-checks (mm/mmdebug.h) and
+# without slab debugging.
 BENCH_HOST_CFLAGS := -std=gnu11 -g -O2 -Wall -Wextra -Werror -I. -Itests/host -DMM_HOSTED \
-	-DLOG_BUF_SIZE='(1UL << 20)' -DCONFIG_DEBUG_VM=0
+	-DLOG_BUF_SIZE='(1UL << 20)' -DCONFIG_DEBUG_VM=0 -DCONFIG_SLUB_DEBUG=0
 
 $(BUILD)/bench-host/obj/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)
@@ -163,6 +165,33 @@ $(BUILD)/bench-host/bench_vmap_area: $(patsubst %.c,$(BUILD)/bench-host/obj/%.o,
 		mm/vmap_area.c lib/rbtree.c tests/host/bench_vmap_area.c tests/host/bench_main.c)
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -o $@ $^
 
-.PHONY: bench-host
-bench-host: $(BUILD)/bench-host/bench_buddy $(BUILD)/bench-host/bench_vmap_area
-	@for b in $^; do sh tests/host/bench.sh $$b || exit 1; done
+# kmalloc+kfree beside other allocators' malloc+free: one program per allocator
+# (tests/host/bench_kmalloc.c), each peer linked with its library alone.
+BENCH_PEERS := glibc jemalloc tcmalloc mimalloc
+BENCH_LIBS_glibc :=
+BENCH_LIBS_jemalloc := -ljemalloc
+BENCH_LIBS_tcmalloc := -ltcmalloc_minimal
+BENCH_LIBS_mimalloc := -lmimalloc
+BENCH_KMALLOC := $(patsubst %,$(BUILD)/bench-host/bench_kmalloc_%,slab $(BENCH_PEERS))
+
+$(BUILD)/bench-host/bench_kmalloc_slab: tests/host/bench_kmalloc.c tests/host/bench_host.h \
+		$(patsubst %.c,$(BUILD)/bench-host/obj/%.o,$(HOST_MM_SRCS) mm/slab.c \
+			mm/slab_common.c mm/slab_debug.c tests/host/bench_main.c)
+	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -DBENCH_SLAB -o $@ $< $(filter %.o,$^)
+
+$(patsubst %,$(BUILD)/bench-host/bench_kmalloc_%,$(BENCH_PEERS)): \
+$(BUILD)/bench-host/bench_kmalloc_%: tests/host/bench_kmalloc.c tests/host/bench_main.c \
+		tests/host/bench_host.h | bench-host-deps
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -std=gnu11 -g -O2 -Wall -Wextra -Werror -Itests/host -DBENCH_LIB='"$*"' \
+		-o $@ $(filter %.c,$^) $(BENCH_LIBS_$*)
+
+.PHONY: bench-host bench-host-deps
+bench-host-deps:
+	@sh tools/install-deps.sh bench-host
+
+bench-host: bench-host-deps $(BUILD)/bench-host/bench_buddy $(BUILD)/bench-host/bench_vmap_area \
+		$(BENCH_KMALLOC)
+	@for b in bench_buddy bench_vmap_area; do \
+		sh tests/host/bench.sh $(BUILD)/bench-host/$$b || exit 1; done
+	@sh tests/host/bench_peers.sh $(BENCH_KMALLOC)
