@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "fuzz_input.h"
 #include "mm_host.h"
 #include "slab_check.h"
 #include "slab_model.h"
@@ -48,23 +49,6 @@ static const struct host_range fuzz_reserved[] = { { 0, 1 * MiB, 0 } };
 static const char *const debug_settings[] = {
 	"-", "", "PZ,kmalloc-64,kmalloc-1k,model-24", "FU,kmalloc-32,kmalloc-8k",
 };
-
-struct input {
-	const uint8_t *data;
-	size_t size, pos;
-};
-
-static unsigned int byte(struct input *in)
-{
-	return in->pos < in->size ? in->data[in->pos++] : 0;
-}
-
-static unsigned int word(struct input *in)
-{
-	unsigned int lo = byte(in);
-
-	return lo | byte(in) << 8;
-}
 
 /* 2 size bytes: mostly the small sizes, the top bit for whole pages */
 static size_t size_of(unsigned int w)

@@ -17,7 +17,6 @@
 
 #define MiB	(1UL << 20)
 #define GiB	(1UL << 30)
-#define MAX_REPORTS	20	/* per consistency check */
 #define BITS	(8 * sizeof(unsigned long))
 
 /* ---------------------------------------------------------------- machines */
@@ -88,13 +87,7 @@ void slab_shrink_all(void)
 
 static unsigned long problems;
 
-#define PROBLEM(...)							\
-	do {								\
-		if (problems++ < MAX_REPORTS)				\
-			check_fail(__VA_ARGS__);			\
-		else							\
-			buddy_check_failures++;				\
-	} while (0)
+#define PROBLEM(...)	check_problem(problems, __VA_ARGS__)
 
 /* A growing array of addresses */
 struct addrs {
