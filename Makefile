@@ -7,7 +7,8 @@
 #   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
 #   make bench           the benchmarks, as a table
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
-#   make bench-host      callgrind instruction counts of the buddy allocator's fast paths
+#   make bench-host      callgrind instruction counts of the buddy allocator's fast paths,
+#                        and kmalloc+kfree beside glibc, jemalloc, tcmalloc, mimalloc
 #   make bench-linux     Linux's allocators in the same QEMU (downloads Debian's kernels)
 #   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain

@@ -1203,6 +1203,18 @@ struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, uns
  */
 void kmem_cache_init(void)
 {
+	static bool shrinker_registered;
+
+	/*
+	 * The kernel comes here once.  The host tests boot a fresh fake machine
+	 * many times in one program and start the slab again on each: the
+	 * previous machine's caches went with its memory, so forget them and
+	 * start the two static caches from zero.  The shrinker only walks
+	 * slab_caches, so it stays registered from the first time.
+	 */
+	INIT_LIST_HEAD(&slab_caches);
+	memset(&kmem_cache_boot, 0, sizeof(kmem_cache_boot));
+	memset(&sheaf_cache_boot, 0, sizeof(sheaf_cache_boot));
 	kmem_cache = create_boot_cache(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 				       0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
 	sheaf_cache = create_boot_cache(&sheaf_cache_boot, "slab_sheaf",
@@ -1210,5 +1222,7 @@ void kmem_cache_init(void)
 					MAX_SHEAF_CAPACITY * sizeof(void *),
 					0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
 	kmalloc_init();
-	register_shrinker(&slab_shrinker, "slab");
+	if (!shrinker_registered)
+		register_shrinker(&slab_shrinker, "slab");
+	shrinker_registered = true;
 }

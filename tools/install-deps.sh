@@ -3,7 +3,9 @@
 # are installed.  As root on Debian it installs what is missing with
 # apt-get; otherwise it prints the command to run and fails.
 #
-#   tools/install-deps.sh [clang]     (clang: also the clang compiler)
+#   tools/install-deps.sh [clang]       (clang: also the clang compiler)
+#   tools/install-deps.sh bench-host    (also valgrind and the allocators that make
+#                                        bench-host compares the slab with)
 
 missing=""
 need() {	# need COMMAND-OR-PATH PACKAGE
@@ -26,6 +28,12 @@ need xorriso xorriso
 need mformat mtools
 need /usr/share/OVMF/OVMF_CODE_4M.fd ovmf
 [ "$1" = clang ] && need clang clang
+if [ "$1" = bench-host ]; then
+	need valgrind valgrind
+	need /usr/include/jemalloc/jemalloc.h libjemalloc-dev
+	need /usr/include/gperftools/tcmalloc.h libgoogle-perftools-dev
+	need /usr/include/mimalloc.h libmimalloc-dev
+fi
 
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

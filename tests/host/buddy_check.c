@@ -13,7 +13,6 @@
 #include "lib/vsprintf.h"
 
 #define BITS	(8 * sizeof(unsigned long))
-#define MAX_REPORTS	20	/* per consistency check */
 
 unsigned long buddy_check_failures;
 
@@ -67,13 +66,7 @@ unsigned int gfp_highest_zone(gfp_t gfp)
 
 static unsigned long problems;
 
-#define PROBLEM(...)							\
-	do {								\
-		if (problems++ < MAX_REPORTS)				\
-			check_fail(__VA_ARGS__);			\
-		else							\
-			buddy_check_failures++;				\
-	} while (0)
+#define PROBLEM(...)	check_problem(problems, __VA_ARGS__)
 
 /* Does @p point at a struct page of a pfn with one? */
 static bool page_ptr_ok(const struct page *p)

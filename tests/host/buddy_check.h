@@ -33,6 +33,19 @@ extern unsigned long buddy_check_failures;
 /* Report a failed check (printed to stdout, counted). */
 void check_fail(const char *fmt, ...) __printf(1, 2);
 
+/*
+ * A problem a consistency walk found, counted in @problems: the first 20
+ * of a walk are printed, the others only counted.
+ */
+#define CHECK_MAX_REPORTS	20
+#define check_problem(problems, ...)					\
+	do {								\
+		if ((problems)++ < CHECK_MAX_REPORTS)			\
+			check_fail(__VA_ARGS__);			\
+		else							\
+			buddy_check_failures++;				\
+	} while (0)
+
 /* Return the number of problems found (0: consistent). */
 unsigned long buddy_check_consistency(void);
 

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "fuzz_input.h"
 #include "mm_host.h"
 #include "buddy_check.h"
 #include "mm/vmstat.h"
@@ -44,23 +45,6 @@ static const struct host_range fuzz_reserved[] = {
 	{ 5 * MiB, 0x1000, 0 },
 	{ 4 * GiB + 0x800, 0x1000, 0 },
 };
-
-struct input {
-	const uint8_t *data;
-	size_t size, pos;
-};
-
-static unsigned int byte(struct input *in)
-{
-	return in->pos < in->size ? in->data[in->pos++] : 0;
-}
-
-static unsigned int word(struct input *in)
-{
-	unsigned int lo = byte(in);
-
-	return lo | byte(in) << 8;
-}
 
 static gfp_t gfp_of(unsigned int b)
 {

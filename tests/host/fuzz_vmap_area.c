@@ -25,20 +25,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "fuzz_input.h"
 #include "mm_host.h"
 #include "vmap_check.h"
 
 #define MAX_OPS	2048
-
-struct input {
-	const uint8_t *data;
-	size_t size, pos;
-};
-
-static unsigned int byte(struct input *in)
-{
-	return in->pos < in->size ? in->data[in->pos++] : 0;
-}
 
 static unsigned long size_of(unsigned int b)
 {

@@ -23,8 +23,10 @@
 #                          inputs go to build/fuzz/corpus/buddy/ (copy good
 #                          ones to the corpus)
 #   make fuzz-vmap-area    the same for the vmap-area allocator
+#   make fuzz-slab         the same for the slab allocator
 #   make bench-host        instruction counts (callgrind) of the buddy allocator's
-#                          fast paths and of the vmap-area allocator
+#                          fast paths and of the vmap-area allocator, and the slab's
+#                          kmalloc+kfree beside glibc, jemalloc, tcmalloc and mimalloc
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests/host -DMM_HOSTED \
@@ -42,6 +44,10 @@ HOST_SRCS_test_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
 HOST_SRCS_test_rbtree := lib/rbtree.c tests/host/rbtree_check.c
 HOST_VMAP_SRCS := mm/vmap_area.c lib/rbtree.c tests/host/rbtree_check.c tests/host/vmap_check.c
 HOST_SRCS_test_vmap_area := $(HOST_MM_SRCS) $(HOST_VMAP_SRCS)
+# The slab allocator over the buddy allocator (and its checker and model)
+HOST_SLAB_SRCS := $(HOST_MM_SRCS) mm/slab.c mm/slab_common.c mm/slab_debug.c \
+	tests/host/buddy_check.c tests/host/slab_check.c tests/host/slab_model.c
+HOST_SRCS_test_slab := $(HOST_SLAB_SRCS)
 
 host_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_SRCS_$(1)))
 
@@ -64,9 +70,10 @@ $(BUILD)/host/%: tests/host/%.c tests/host/host_test.h $$(call host_objs,$$*)
 # The fuzz targets (see libFuzzer below), each replayed over its committed
 # corpus with the host compiler: fuzz_NAME_replay is tests/host/fuzz_NAME.c,
 # what it tests (FUZZ_SRCS_NAME) and tests/host/fuzz_replay.c.
-FUZZ_TARGETS := buddy vmap_area
+FUZZ_TARGETS := buddy vmap_area slab
 FUZZ_SRCS_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
 FUZZ_SRCS_vmap_area := $(HOST_MM_SRCS) $(HOST_VMAP_SRCS)
+FUZZ_SRCS_slab := $(HOST_SLAB_SRCS)
 HOST_TESTS += $(patsubst %,$(BUILD)/host/fuzz_%_replay,$(FUZZ_TARGETS))
 fuzz_replay_objs = $(patsubst %.c,$(BUILD)/host/obj/%.o,$(FUZZ_SRCS_$(1)) \
 	tests/host/fuzz_$(1).c tests/host/fuzz_replay.c)
@@ -94,6 +101,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 # formatting or the checkers (which are still built with the sanitizers).
 FUZZ_COV_buddy := mm/page_alloc.c mm/page_debug.c mm/vmscan.c mm/oom_kill.c
 FUZZ_COV_vmap_area := mm/vmap_area.c lib/rbtree.c
+FUZZ_COV_slab := mm/slab.c mm/slab_common.c mm/slab_debug.c
 
 $(BUILD)/fuzz/cov/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)
@@ -136,9 +144,10 @@ $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 
 # ---------------------------------------------------------------- benchmark
 
-# As the benchmark kernel: without the allocators' self-checks (mm/mmdebug.h).
+# As the benchmark kernel: without the allocators' self-checks (mm/mmdebug.h) and
+# without slab debugging.
 BENCH_HOST_CFLAGS := -std=gnu11 -g -O2 -Wall -Wextra -Werror -I. -Itests/host -DMM_HOSTED \
-	-DLOG_BUF_SIZE='(1UL << 20)' -DCONFIG_DEBUG_VM=0
+	-DLOG_BUF_SIZE='(1UL << 20)' -DCONFIG_DEBUG_VM=0 -DCONFIG_SLUB_DEBUG=0
 
 $(BUILD)/bench-host/obj/%.o: %.c tests/host/kernel_names.h
 	@mkdir -p $(dir $@)
@@ -156,6 +165,33 @@ $(BUILD)/bench-host/bench_vmap_area: $(patsubst %.c,$(BUILD)/bench-host/obj/%.o,
 		mm/vmap_area.c lib/rbtree.c tests/host/bench_vmap_area.c tests/host/bench_main.c)
 	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -o $@ $^
 
-.PHONY: bench-host
-bench-host: $(BUILD)/bench-host/bench_buddy $(BUILD)/bench-host/bench_vmap_area
-	@for b in $^; do sh tests/host/bench.sh $$b || exit 1; done
+# kmalloc+kfree beside other allocators' malloc+free: one program per allocator
+# (tests/host/bench_kmalloc.c), each peer linked with its library alone.
+BENCH_PEERS := glibc jemalloc tcmalloc mimalloc
+BENCH_LIBS_glibc :=
+BENCH_LIBS_jemalloc := -ljemalloc
+BENCH_LIBS_tcmalloc := -ltcmalloc_minimal
+BENCH_LIBS_mimalloc := -lmimalloc
+BENCH_KMALLOC := $(patsubst %,$(BUILD)/bench-host/bench_kmalloc_%,slab $(BENCH_PEERS))
+
+$(BUILD)/bench-host/bench_kmalloc_slab: tests/host/bench_kmalloc.c tests/host/bench_host.h \
+		$(patsubst %.c,$(BUILD)/bench-host/obj/%.o,$(HOST_MM_SRCS) mm/slab.c \
+			mm/slab_common.c mm/slab_debug.c tests/host/bench_main.c)
+	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -DBENCH_SLAB -o $@ $< $(filter %.o,$^)
+
+$(patsubst %,$(BUILD)/bench-host/bench_kmalloc_%,$(BENCH_PEERS)): \
+$(BUILD)/bench-host/bench_kmalloc_%: tests/host/bench_kmalloc.c tests/host/bench_main.c \
+		tests/host/bench_host.h | bench-host-deps
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -std=gnu11 -g -O2 -Wall -Wextra -Werror -Itests/host -DBENCH_LIB='"$*"' \
+		-o $@ $(filter %.c,$^) $(BENCH_LIBS_$*)
+
+.PHONY: bench-host bench-host-deps
+bench-host-deps:
+	@sh tools/install-deps.sh bench-host
+
+bench-host: bench-host-deps $(BUILD)/bench-host/bench_buddy $(BUILD)/bench-host/bench_vmap_area \
+		$(BENCH_KMALLOC)
+	@for b in bench_buddy bench_vmap_area; do \
+		sh tests/host/bench.sh $(BUILD)/bench-host/$$b || exit 1; done
+	@sh tests/host/bench_peers.sh $(BENCH_KMALLOC)

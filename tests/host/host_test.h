@@ -6,7 +6,7 @@
  * Each test program includes this once; main() runs every HOST_TEST in
  * order of definition and ends with "N passed, N failed".  The sanitizers
  * abort the program on the first error, which the runner counts as failure.
- * host_rng() is the randomized tests' generator.
+ * host_rng() (host_rng.h) is the randomized tests' generator.
  */
 #ifndef TESTS_HOST_HOST_TEST_H
 #define TESTS_HOST_HOST_TEST_H
@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "host_rng.h"
 
 #define HOST_TESTS_MAX	256
 
@@ -50,26 +51,12 @@ static int host_nr_tests, host_case_failed;
 		}							\
 	} while (0)
 
-/*
- * A small, fast pseudo-random generator (splitmix64) for randomized tests:
- * set host_rng_state to the seed; the same seed gives the same sequence.
- */
-static uint64_t host_rng_state;
-
-static inline uint64_t host_rng(void)
-{
-	uint64_t z = (host_rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0;
 
 	(void)argc;
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* a crash keeps the lines before it */
 	for (int i = 0; i < host_nr_tests; i++) {
 		host_case_failed = 0;
 		host_tests[i].fn();

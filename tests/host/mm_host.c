@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "kernel_names.h"
+#include "host_rng.h"
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/vmstat.h"
@@ -30,6 +32,8 @@ struct host_range host_ram[16], host_reserved[16];
 int host_nr_ram, host_nr_reserved;
 static u8 next_distances[MAX_NUMNODES * MAX_NUMNODES];	/* for the next machine only */
 static int next_nr_distances;
+
+static uint64_t random_state;		/* get_random_long()'s */
 
 /* ---------------------------------------------------------------- the fake machine */
 
@@ -199,6 +203,7 @@ void host_machine_init(const struct host_range *ram, int nr_ram,
 	host_irqs_off = 0;
 	host_in_interrupt = 0;
 	host_percpu_reset();
+	random_state = 0;
 	set_page_poisoning(false);
 	host_apply_distances();
 	mm_core_init();
@@ -208,6 +213,22 @@ void host_machine_default(void)
 {
 	host_machine_init(host_default_ram, host_default_nr_ram,
 			  host_default_reserved, host_default_nr_reserved, 1);
+}
+
+/* ---------------------------------------------------------------- time and randomness */
+
+u64 ktime_get_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* every value differs, and the sequence is the same on every run */
+unsigned long get_random_long(void)
+{
+	return splitmix64(&random_state);
 }
 
 /* ---------------------------------------------------------------- CPUs and locks */
@@ -370,4 +391,10 @@ void panic(const char *fmt, ...)
 	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
 	fflush(stdout);
 	abort();
+}
+
+/* kvfree()'s vmalloc path, never taken on the host (see mm_host.h): stop loudly if it is. */
+void vfree(const void *addr)
+{
+	panic("vfree(%p) on the host: vmalloc is not built here", addr);
 }

@@ -30,6 +30,7 @@
 
 #include "lib/compiler.h"
 #include "kernel/config.h"
+#include "kernel/panic.h"
 #include "kernel/workqueue.h"
 
 /* ---------------------------------------------------------------- pages */
@@ -44,6 +45,18 @@ extern unsigned long host_phys_base;	/* virtual address of physical 0 */
 extern void *host_vmemmap_base;		/* struct page of pfn 0 */
 
 #define PAGE_OFFSET	host_phys_base
+
+/*
+ * The vmalloc space, for the headers that name it (mm/vmalloc.h through
+ * mm/kvmalloc.h: kvfree() in mm/slab.c).  vmalloc itself is not built for
+ * the host; no host address falls in this range, so kvfree() never takes
+ * its vmalloc path here (tests/host/mm_host.c's vfree() says so if it did).
+ */
+#define VMALLOC_START	0xffffc90000000000UL
+#define VMALLOC_END	0xffffe8ffffffffffUL
+typedef struct {
+	u64 pgprot;
+} pgprot_t;
 #define vmemmap		((struct page *)host_vmemmap_base)
 
 static inline void *__va(phys_addr_t phys)
@@ -135,14 +148,21 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 #define this_cpu_inc(var)	this_cpu_add(var, 1)
 #define this_cpu_dec(var)	this_cpu_add(var, -1)
 
+/*
+ * As the kernel's, these are compiler barriers: what is done with
+ * "interrupts off" stays between them, and the flag is really written
+ * (so the benchmarks count what the kernel does).
+ */
 #define local_irq_save(flags)						\
 	do {								\
 		(flags) = host_irqs_off;				\
 		host_irqs_off = 1;					\
+		__asm__ __volatile__("" : : : "memory");		\
 	} while (0)
 
 #define local_irq_restore(flags)					\
 	do {								\
+		__asm__ __volatile__("" : : : "memory");		\
 		host_irqs_off = (flags);				\
 	} while (0)
 
@@ -208,6 +228,18 @@ static inline bool lockdep_is_held(spinlock_t *lock)
 		local_irq_restore(flags);				\
 	} while (0)
 
+/* ---------------------------------------------------------------- time and randomness */
+
+/* Nanoseconds of the host's monotonic clock (the kernel's: since time_init()). */
+u64 ktime_get_ns(void);
+
+/*
+ * The kernel's is RDRAND (mm/cpu.h); the host's is a fixed sequence that
+ * starts again with every machine, so that a test or fuzz input replays
+ * exactly, freelist secrets included.
+ */
+unsigned long get_random_long(void);
+
 /* ---------------------------------------------------------------- the fake machine */
 
 /* A range of fake physical memory, on a NUMA node. */
@@ -231,7 +263,9 @@ struct host_range {
  * Discards the previous machine's memory, resets memblock and the present
  * sections, backs RAM and its struct pages, then runs mm_core_init() with
  * the distances host_set_distances() gave (else the defaults).
- * Poisoning is turned off and the CPU is 0.
+ * Poisoning is turned off, the CPU is 0 and get_random_long() starts its
+ * sequence again.  The slab allocator is not started: a test that uses it
+ * calls kmem_cache_init() next (tests/host/slab_check.h does).
  */
 void host_machine_init(const struct host_range *ram, int nr_ram,
 		       const struct host_range *reserved, int nr_reserved,
