@@ -6,6 +6,7 @@
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
 #   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
 #   make bench           the benchmarks, as a table
+#   make soak            every allocator on every CPU for SOAK_SECONDS (600), SOAK_ARGS' machine
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths,
 #                        and kmalloc+kfree beside glibc, jemalloc, tcmalloc, mimalloc
@@ -15,8 +16,8 @@
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
 #
 # Every .c under arch/x86_64, kernel, mm and lib is kernel code; every .c
-# under tests/kunit, tests/kernel and tests/bench is linked into the same
-# image and run when the command line says "kunit" or "bench".
+# under tests/kunit, tests/kernel, tests/bench and tests/soak is linked into
+# the same image and run when the command line says "kunit", "bench" or "soak".
 
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
@@ -44,8 +45,8 @@ TIMEOUT ?= 300
 
 CORE_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)
 CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
-TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c)
-SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c)
+TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/soak/*.c)
+SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/soak/*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM))
@@ -66,7 +67,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench clean deps \
+.PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench soak clean deps \
 	bench-linux compile_commands.json
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
@@ -179,6 +180,13 @@ bench: deps $(BENCH_KERNEL)
 	$(PYTHON) tests/qemu_runner.py bench --kernel $(BENCH_KERNEL) --bench '$(BENCH)' \
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args '$(QEMU_ARGS)'
 	@$(MAKE) --no-print-directory bench-host
+
+# The soak: not part of make test (it runs for minutes).  Four CPUs by default.
+SOAK_SECONDS ?= 600
+SOAK_ARGS ?= -machine q35 -m 256M -smp 4
+soak: deps $(KERNEL)
+	$(PYTHON) tests/qemu_runner.py soak --kernel $(KERNEL) --seconds $(SOAK_SECONDS) \
+		--qemu-args '$(SOAK_ARGS)'
 
 # Linux's own allocators, measured like ours; writes tests/bench/linux-reference.txt, which
 # make bench reads.  Not part of make test: it downloads two kernels and boots each twice.

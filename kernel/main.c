@@ -6,7 +6,8 @@
  * first so anything can be reported, then the CPU's tables so faults are
  * reported, then what GRUB told us, then the firmware tables.  What the
  * kernel does afterwards is chosen on the command line: "kunit" runs the
- * in-kernel tests, "bench" the benchmarks, and otherwise the monitor starts.
+ * in-kernel tests, "bench" the benchmarks, "soak" the soak (make soak), and
+ * otherwise the monitor starts.
  */
 #include "kernel/cmdline.h"
 #include "kernel/kallsyms.h"
@@ -35,6 +36,7 @@
 #include "lib/vsprintf.h"
 #include "kunit/test.h"
 #include "bench/bench.h"
+#include "soak/soak.h"
 
 void kmain(u32 magic, u32 info);
 
@@ -149,6 +151,14 @@ static void run_benchmarks(void)
 	machine_power_off();
 }
 
+static void run_soak(void)
+{
+	bool clean = soak_run(cmdline_get_ulong("soak.seconds", 600));
+
+	qemu_exit(clean ? QEMU_EXIT_SOAK_CLEAN : QEMU_EXIT_SOAK_FAILED);
+	machine_power_off();
+}
+
 /**
  * kmain - the first C function, called by boot/entry.asm in long mode
  * @magic: multiboot2 magic from EAX
@@ -200,5 +210,7 @@ void kmain(u32 magic, u32 info)
 		run_tests();
 	if (cmdline_has("bench"))
 		run_benchmarks();
+	if (cmdline_has("soak"))
+		run_soak();
 	monitor_run();
 }

@@ -37,16 +37,26 @@ static void *memblock_percpu_area(unsigned long size)
 	return memblock_alloc(ALIGN(size, PAGE_SIZE), PAGE_SIZE);
 }
 
+/*
+ * Page-table pages the kernel took from the buddy allocator and keeps (they
+ * stay when they empty, docs/vmalloc.md): free-page accounting adds them back.
+ */
+unsigned long nr_kernel_pagetable_pages;
+
 /* ... and from the buddy allocator afterwards, with the caller's gfp. */
 static phys_addr_t buddy_table_page(gfp_t gfp)
 {
 	unsigned long addr = get_zeroed_page(gfp);
 
-	return addr ? __pa((void *)addr) : 0;
+	if (!addr)
+		return 0;
+	__atomic_add_fetch(&nr_kernel_pagetable_pages, 1, __ATOMIC_RELAXED);
+	return __pa((void *)addr);
 }
 
 static void buddy_free_table_page(phys_addr_t page)
 {
+	__atomic_sub_fetch(&nr_kernel_pagetable_pages, 1, __ATOMIC_RELAXED);
 	free_page((unsigned long)__va(page));
 }
 

@@ -95,6 +95,7 @@ void warn_alloc(gfp_t gfp, unsigned int order);
 int format_gfp(char *buf, size_t size, gfp_t gfp);
 void show_free_areas(void);
 void show_buddyinfo(void);
+extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 
 /* ---------------------------------------------------------------- the slab allocator */
 

@@ -826,11 +826,20 @@ struct vm_struct *find_vm_area(const void *addr)
 /**
  * vm_unmap_aliases - purge now: no CPU keeps a translation of a freed area
  *
+ * The spare nodes go back to the slab too, so that afterwards vmalloc holds
+ * exactly what its live areas need (the tests and the soak count on it).
  * Context: interrupts on, not in an interrupt handler.
  */
 void vm_unmap_aliases(void)
 {
+	unsigned long flags;
+	LIST_HEAD(spares);
+
 	purge_vmap_area_lazy();
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_splice_init(&spare_nodes, &spares);
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	free_spares(&spares);
 }
 
 /**

@@ -47,6 +47,8 @@ import monitor_check
 EXIT_TESTS_DONE = (0x10 << 1) | 1
 EXIT_PANIC = (0x11 << 1) | 1
 EXIT_BENCH_DONE = (0x12 << 1) | 1
+EXIT_SOAK_CLEAN = (0x13 << 1) | 1
+EXIT_SOAK_FAILED = (0x14 << 1) | 1
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = os.path.join(ROOT, "build", "test-logs")
@@ -454,6 +456,25 @@ def cmd_bench(a):
     return 0
 
 
+def cmd_soak(a):
+    """make soak: boot with "soak", print the soak's lines, pass if it ended clean."""
+    with tempfile.TemporaryDirectory(prefix="kmem-soak-") as scratch:
+        iso = os.path.join(scratch, "kmem.iso")
+        make_iso(a.kernel, "soak soak.seconds=%d" % a.seconds, iso)
+        print("make soak: %d s on %s" % (a.seconds, a.qemu_args), flush=True)
+        status, lines = run_qemu(qemu_command(iso, shlex.split(a.qemu_args), False, scratch),
+                                 a.seconds + 600, os.path.join(LOG_DIR, "soak.log"))
+    for line in lines:
+        if line.startswith("soak:") or "BUG" in line or "WARNING" in line:
+            print(line)
+    if status == EXIT_SOAK_CLEAN:
+        print("1 passed, 0 failed")
+        return 0
+    print("soak: QEMU ended with status %s (see build/test-logs/soak.log)" % status)
+    print("0 passed, 1 failed")
+    return 1
+
+
 # "bench: linux KEY FIGURE ROW NAME": a row that make bench-linux measured on Linux too.
 LINUX_ROW = re.compile(r"^bench: linux (\S+) (\S+) (.*)$")
 
@@ -656,12 +677,16 @@ def main():
         p.add_argument("--host-results")
     p = sub.add_parser("selftest")
     p.add_argument("--selftest-kernel", required=True)
+    p = sub.add_parser("soak")
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--seconds", type=int, default=600)
+    p.add_argument("--qemu-args", default="")
     a = ap.parse_args()
     if a.command == "iso":
         make_iso(a.kernel, a.cmdline, a.output)
         return 0
     return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
-            "all": cmd_all, "monitor": cmd_monitor}[a.command](a)
+            "all": cmd_all, "monitor": cmd_monitor, "soak": cmd_soak}[a.command](a)
 
 
 if __name__ == "__main__":

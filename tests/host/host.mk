@@ -18,6 +18,7 @@
 #                          this includes fuzz_NAME_replay, which runs the fuzz
 #                          target tests/host/fuzz_NAME.c over its committed
 #                          corpus tests/host/corpus/NAME/ (seconds; no fuzzing)
+#   make fuzz              every fuzz target below, FUZZ_SECONDS each
 #   make fuzz-buddy        fuzz the buddy allocator for FUZZ_SECONDS (60) with
 #                          libFuzzer (clang), starting from its corpus; new
 #                          inputs go to build/fuzz/corpus/buddy/ (copy good
@@ -141,6 +142,10 @@ fuzz-$(subst _,-,$(1)): fuzz-deps $(BUILD)/fuzz/fuzz_$(1)
 		$(BUILD)/fuzz/corpus/$(1) tests/host/corpus/$(1)
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+
+# make fuzz: every fuzz target in turn, FUZZ_SECONDS each.
+.PHONY: fuzz
+fuzz: $(subst _,-,$(patsubst %,fuzz-%,$(FUZZ_TARGETS)))
 
 # ---------------------------------------------------------------- benchmark
 
