@@ -55,6 +55,7 @@ static DEFINE_SPINLOCK(vmap_area_lock);
 static struct rb_list free_vmap_area_tree, busy_vmap_area_tree, purge_vmap_area_tree;
 static LIST_HEAD(spare_nodes);
 static unsigned long vmap_lazy_nr;		/* pages freed lazily, not purged yet */
+static unsigned long vmap_lazy_areas;		/* ... in this many areas (the tree merges them) */
 static struct kmem_cache *vmap_area_cachep;
 static DEFINE_SPINLOCK(purge_lock);		/* one purge at a time */
 
@@ -179,7 +180,7 @@ static unsigned long lazy_max_pages(void)
 static void purge_vmap_area_lazy(void)
 {
 	struct vmap_area *va, *next;
-	unsigned long start, end, nr_pages, nr_areas = 0, flags;
+	unsigned long start, end, nr_pages, nr_areas, flags;
 	LIST_HEAD(purging);
 
 	spin_lock(&purge_lock);
@@ -196,7 +197,8 @@ static void purge_vmap_area_lazy(void)
 	list_splice_init(&purge_vmap_area_tree.head, &purging);
 	purge_vmap_area_tree.root = RB_ROOT;
 	nr_pages = vmap_lazy_nr;
-	vmap_lazy_nr = 0;
+	nr_areas = vmap_lazy_areas;
+	vmap_lazy_nr = vmap_lazy_areas = 0;
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 
 	flush_tlb_kernel_range(start, end);
@@ -205,7 +207,6 @@ static void purge_vmap_area_lazy(void)
 	list_for_each_entry_safe(va, next, &purging, list) {
 		list_del(&va->list);
 		merge_or_add_vmap_area_augment(va, &free_vmap_area_tree, &spare_nodes);
-		nr_areas++;
 	}
 	take_extra_spares(&purging);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
@@ -232,6 +233,7 @@ static void free_vmap_area_lazy(struct vmap_area *va, unsigned long mapped_pages
 		(typeof(recently_freed[0])){ va->va_start, va->va_end, va->vm ? va->vm->caller : NULL };
 	merge_or_add_vmap_area_augment(va, &purge_vmap_area_tree, &spare_nodes);
 	vmap_lazy_nr += mapped_pages;
+	vmap_lazy_areas++;
 	purge = vmap_lazy_nr > lazy_max_pages();
 	take_extra_spares(&extra);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
