@@ -631,6 +631,37 @@ static void delayed_vfree_work(struct work_struct *work)
 	}
 }
 
+/*
+ * Put @addr on this CPU's deferred list for @caller (vfree_atomic(), or
+ * vfree() where it must not wait).  The caller is passed down, not taken
+ * here: a compiler that splits the public function in two would make a
+ * report name the function itself.
+ */
+static void vfree_deferred_add(const void *addr, const void *caller)
+{
+	struct vfree_deferred *p;
+	struct vmap_area *va;
+	unsigned long flags;
+	void *head;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
+	if (!va || va->va_start != (unsigned long)addr || !va->vm ||
+	    !(va->vm->flags & VM_ALLOC)) {
+		report_bad_free("vfree", addr, caller, VM_ALLOC);
+		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		return;
+	}
+	p = this_cpu_ptr(&vfree_deferred);
+	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
+	do {
+		*(void **)addr = head;
+	} while (!__atomic_compare_exchange_n(&p->head, &head, (void *)addr, false,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	schedule_work(&p->work);
+}
+
 /**
  * vfree_atomic - vfree() that never waits: the memory goes on this CPU's
  * deferred list (linked through its own first word, so nothing is
@@ -643,29 +674,8 @@ static void delayed_vfree_work(struct work_struct *work)
  */
 void vfree_atomic(const void *addr)
 {
-	struct vfree_deferred *p;
-	struct vmap_area *va;
-	unsigned long flags;
-	void *head;
-
-	if (!addr)
-		return;
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
-	if (!va || va->va_start != (unsigned long)addr || !va->vm ||
-	    !(va->vm->flags & VM_ALLOC)) {
-		report_bad_free("vfree", addr, __builtin_return_address(0), VM_ALLOC);
-		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		return;
-	}
-	p = this_cpu_ptr(&vfree_deferred);
-	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
-	do {
-		*(void **)addr = head;
-	} while (!__atomic_compare_exchange_n(&p->head, &head, (void *)addr, false,
-					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	schedule_work(&p->work);
+	if (addr)
+		vfree_deferred_add(addr, __builtin_return_address(0));
 }
 
 /**
@@ -684,7 +694,7 @@ void vfree(const void *addr)
 	if (!addr)
 		return;
 	if (in_interrupt() || irqs_disabled()) {
-		vfree_atomic(addr);
+		vfree_deferred_add(addr, __builtin_return_address(0));
 		return;
 	}
 	__vfree(addr, __builtin_return_address(0));
