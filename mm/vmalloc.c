@@ -446,9 +446,13 @@ static void *__vmalloc_node(unsigned long size, gfp_t gfp, int node, bool huge,
 	}
 	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
 				  .flags = VM_ALLOC, .node = node, .caller = caller };
+	/*
+	 * Small pages for the size asked, not for the 2 MiB multiple the huge
+	 * attempt wanted (as Linux): the rest of the area stays unmapped.
+	 */
 	if (huge && !vmalloc_area_pages(vm, real_size, gfp, HUGE_ORDER, PAGE_KERNEL))
 		vm->flags |= VM_HUGE_PAGES;
-	else if (vmalloc_area_pages(vm, real_size, gfp, 0, PAGE_KERNEL))
+	else if (vmalloc_area_pages(vm, ALIGN(size, PAGE_SIZE), gfp, 0, PAGE_KERNEL))
 		goto fail;
 	va->vm = vm;		/* from now on find_vm_area() sees it */
 	return vm->addr;
