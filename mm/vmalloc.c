@@ -884,13 +884,15 @@ static void vmalloc_describe_fault(unsigned long addr)
 		pr_emerg("vmalloc: %#lx is in the area %#lx-%#lx, allocated by %pS\n", addr,
 			 va->va_start, va->va_end, va->vm ? va->vm->caller : NULL);
 	} else {
-		for (unsigned int i = 0; i < NR_RECENTLY_FREED; i++) {
-			if (addr >= recently_freed[i].start && addr < recently_freed[i].end) {
+		/* Newest first: an older area may have had the same range. */
+		for (unsigned int i = 1; i <= NR_RECENTLY_FREED; i++) {
+			const typeof(recently_freed[0]) *f =
+				&recently_freed[(next_freed - i) % NR_RECENTLY_FREED];
+
+			if (addr >= f->start && addr < f->end) {
 				pr_emerg("use after vfree: %#lx is in the area %#lx-%#lx (%lu bytes), "
-					 "allocated by %pS and freed\n", addr,
-					 recently_freed[i].start, recently_freed[i].end - PAGE_SIZE,
-					 recently_freed[i].end - PAGE_SIZE - recently_freed[i].start,
-					 recently_freed[i].caller);
+					 "allocated by %pS and freed\n", addr, f->start,
+					 f->end - PAGE_SIZE, f->end - PAGE_SIZE - f->start, f->caller);
 				spin_unlock(&vmap_area_lock);
 				return;
 			}
