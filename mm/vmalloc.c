@@ -27,7 +27,8 @@
  *   page tables       arch/x86_64/pgtable.c through mm/cpu.h; the top-level
  *                     entries of the whole vmalloc space are made at boot,
  *                     so every CPU sees new mappings at once; lower tables
- *                     are made as needed (GFP_KERNEL) and stay;
+ *                     are made as needed (GFP_KERNEL) and stay, unless a
+ *                     2 MiB page takes a table's place (vmap_pages_range());
  *   vfree from an     the freed memory itself links it on a per-CPU list
  *   interrupt         (nothing is allocated to free), and deferred work
  *                     frees it soon after (vfree_atomic());
@@ -311,9 +312,22 @@ static int vmap_pages_range(unsigned long addr, struct page **pages, unsigned in
 	if (!order)
 		return vmap_small_pages_range(addr, pages, nr, prot);
 	for (unsigned int i = 0; i < nr; i++) {
-		int err = map_kernel_range(addr + i * step, page_to_phys(pages[i]), step, prot,
-					   GFP_KERNEL | __GFP_NOWARN);
+		unsigned long va = addr + i * step;
+		phys_addr_t table = kernel_pte_table_detach(va);
+		int err;
 
+		/*
+		 * A page table left by 4 KiB mappings is in the way: unhooked,
+		 * then one page flushed on every CPU (invlpg empties the
+		 * paging-structure caches too, as Linux's pmd_free_pte_page()
+		 * relies on), then freed.
+		 */
+		if (table) {
+			flush_tlb_kernel_range(va, va + PAGE_SIZE);
+			kernel_pte_table_free(table);
+		}
+		err = map_kernel_range(va, page_to_phys(pages[i]), step, prot,
+				       GFP_KERNEL | __GFP_NOWARN);
 		if (err) {
 			vunmap_range_noflush(addr, addr + i * step);
 			return err;
