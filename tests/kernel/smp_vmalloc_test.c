@@ -274,7 +274,8 @@ static void vfree_atomic_is_deferred_on_any_cpu(struct kunit *test)
 /* ---------------------------------------------------------------- stress, on every CPU at once */
 
 #define STRESS_NS	(150ULL * 1000 * 1000)	/* per scenario: well under a second under TCG */
-#define BUSY_AREAS	64			/* each CPU's long busy list, and full-fit pairs */
+#define BUSY_AREAS	64			/* at most, each CPU's long busy list or full-fit pairs */
+#define BUSY_TOTAL	128			/* ... shared by the CPUs (8 vCPUs on 2 host cores are slow) */
 #define VMAP_POOL	16
 
 struct stress_cpu {
@@ -292,6 +293,7 @@ static struct stress_cpu stress[NR_CPUS];
 static unsigned long go, phase[5];
 static u64 stress_end;
 static unsigned long overlaps, misfits;
+static unsigned int nr_busy;			/* areas each CPU holds */
 
 static u64 next_rand(u64 *s)
 {
@@ -361,7 +363,7 @@ static void aligned_huge(struct stress_cpu *s)
 /* Stamp and hold the areas in @areas, one page each; false if one failed. */
 static bool hold_pages(struct stress_cpu *s, u8 **areas)
 {
-	for (unsigned int i = 0; i < BUSY_AREAS; i++) {
+	for (unsigned int i = 0; i < nr_busy; i++) {
 		areas[i] = vmalloc(PAGE_SIZE);
 		if (!areas[i]) {
 			s->fails++;
@@ -375,7 +377,7 @@ static bool hold_pages(struct stress_cpu *s, u8 **areas)
 /* Check and free what hold_pages() held. */
 static void free_held(struct stress_cpu *s, u8 **areas)
 {
-	for (unsigned int i = 0; i < BUSY_AREAS; i++) {
+	for (unsigned int i = 0; i < nr_busy; i++) {
 		if (!areas[i])
 			continue;
 		s->corrupt += vm_check(areas[i], PAGE_SIZE, TAG ^ s->cpu);
@@ -402,7 +404,7 @@ static unsigned int gather(unsigned long *a, bool junk)
 	unsigned int n = 0, cpu;
 
 	for_each_online_cpu(cpu) {
-		for (unsigned int i = 0; i < BUSY_AREAS; i++) {
+		for (unsigned int i = 0; i < nr_busy; i++) {
 			u8 *p = junk ? stress[cpu].junk[i] : stress[cpu].busy[i];
 
 			if (p)
@@ -416,7 +418,7 @@ static unsigned int gather(unsigned long *a, bool junk)
 static unsigned long addrs[NR_CPUS * BUSY_AREAS], other[NR_CPUS * BUSY_AREAS];
 
 /*
- * long_busy_list_alloc_test: every CPU holds BUSY_AREAS areas while they
+ * long_busy_list_alloc_test: every CPU holds nr_busy areas while they
  * all go on allocating and freeing; CPU 0 checks that no two of the held
  * areas (with their guard pages) overlap.
  */
@@ -431,7 +433,7 @@ static void long_busy_list(struct stress_cpu *s)
 		for (unsigned int i = 1; i < n; i++)
 			overlaps += addrs[i - 1] + 2 * PAGE_SIZE > addrs[i];
 	}
-	while (held && time_left())
+	while (held && (time_left() || !s->ops))
 		one_pair(s, vmalloc(3 * PAGE_SIZE), 3 * PAGE_SIZE);
 	rendezvous(1);				/* CPU 0 has looked: free them */
 	free_held(s, s->busy);
@@ -446,14 +448,14 @@ static void full_fit(struct stress_cpu *s)
 {
 	bool ok = true;
 
-	for (unsigned int i = 0; i < BUSY_AREAS && ok; i++) {
+	for (unsigned int i = 0; i < nr_busy && ok; i++) {
 		s->busy[i] = vmalloc(PAGE_SIZE);
 		s->junk[i] = vmalloc(PAGE_SIZE);
 		ok = s->busy[i] && s->junk[i];
 	}
 	s->fails += !ok;
 	rendezvous(0);
-	for (unsigned int i = 0; i < BUSY_AREAS; i++)
+	for (unsigned int i = 0; i < nr_busy; i++)
 		vfree(s->junk[i]);			/* lazily: the holes wait for the purge */
 	rendezvous(1);
 	if (s->cpu == 0) {
@@ -461,7 +463,7 @@ static void full_fit(struct stress_cpu *s)
 		vm_unmap_aliases();
 	}
 	rendezvous(2);
-	for (unsigned int i = 0; i < BUSY_AREAS && ok; i++) {
+	for (unsigned int i = 0; i < nr_busy && ok; i++) {
 		s->junk[i] = vmalloc(PAGE_SIZE);	/* the fills, in the junk's place */
 		s->fails += !s->junk[i];
 		if (s->junk[i])
@@ -476,7 +478,7 @@ static void full_fit(struct stress_cpu *s)
 	}
 	rendezvous(4);				/* CPU 0 has looked: free them */
 	free_held(s, s->junk);
-	for (unsigned int i = 0; i < BUSY_AREAS; i++) {
+	for (unsigned int i = 0; i < nr_busy; i++) {
 		vfree(s->busy[i]);
 		s->busy[i] = NULL;
 	}
@@ -550,6 +552,7 @@ static void run_everywhere(struct kunit *test, void (*run)(struct stress_cpu *s)
 
 	need_cpus(test);
 	go = overlaps = misfits = 0;
+	nr_busy = min(max(BUSY_TOTAL / num_online_cpus(), 8U), (unsigned int)BUSY_AREAS);
 	memset(phase, 0, sizeof(phase));
 	for_each_online_cpu(cpu) {
 		stress[cpu] = (struct stress_cpu){ .run = run, .cpu = cpu,
