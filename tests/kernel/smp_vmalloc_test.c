@@ -21,7 +21,6 @@
 #include "arch/x86_64/timer.h"
 
 #define TAG		0x736d705f766d6121ULL	/* "smp_vma!" */
-#define DEADLINE_NS	(5ULL * 1000 * 1000 * 1000)
 #define READS		20000UL
 #define SZ_1M		(1UL << 20)
 
@@ -46,19 +45,6 @@ static void need_cpus(struct kunit *test)
 {
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 CPUs, this machine has 1");
-}
-
-/* Spin until *@p reaches @want or 5 s pass; true if it did. */
-static bool wait_for_ulong(const unsigned long *p, unsigned long want)
-{
-	u64 end = ktime_get_ns() + DEADLINE_NS;
-
-	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < want) {
-		if (ktime_get_ns() > end)
-			return false;
-		cpu_relax();
-	}
-	return true;
 }
 
 /* ---------------------------------------------------------------- the purge flushes every CPU */
@@ -92,19 +78,19 @@ static struct reads snap(void)
 			       __atomic_load_n(&rd.faults, __ATOMIC_RELAXED) };
 }
 
+static unsigned long nr_reads(void)
+{
+	struct reads r = snap();
+
+	return r.hits + r.faults;
+}
+
 /* Wait until the reader has made @n more reads; false after the deadline. */
 static bool reads_pass(unsigned long n)
 {
-	struct reads r = snap();
-	unsigned long want = r.hits + r.faults + n;
-	u64 end = ktime_get_ns() + DEADLINE_NS;
+	unsigned long want = nr_reads() + n;
 
-	for (r = snap(); r.hits + r.faults < want; r = snap()) {
-		if (ktime_get_ns() > end)
-			return false;
-		cpu_relax();
-	}
-	return true;
+	return wait_until(nr_reads() >= want);
 }
 
 static void probe_here(void *info)
@@ -191,14 +177,9 @@ static void free_in_irq(void *info)
 
 static bool all_freed(const struct irq_free *f)
 {
-	u64 end = ktime_get_ns() + DEADLINE_NS;
-
 	for (unsigned int i = 0; i < IRQ_AREAS; i++) {
-		while (find_vm_area(f->areas[i])) {
-			if (ktime_get_ns() > end)
-				return false;
-			cpu_relax();
-		}
+		if (find_vm_area(f->areas[i]))
+			return false;
 	}
 	return true;
 }
@@ -237,7 +218,8 @@ static void vfree_in_an_interrupt_handler_is_deferred(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, f.still_busy, IRQ_AREAS, "CPU%u: freed in the "
 					    "handler, not deferred (%s)", cpu,
 					    atomic ? "vfree_atomic" : "vfree");
-			KUNIT_EXPECT_TRUE_MSG(test, all_freed(&f), "CPU%u: never freed", cpu);
+			KUNIT_EXPECT_TRUE_MSG(test, wait_until(all_freed(&f)), "CPU%u: never freed",
+					      cpu);
 		}
 	}
 	KUNIT_EXPECT_EQ(test, printk_log_pos(), sctx.log_pos);
@@ -266,7 +248,7 @@ static void vfree_atomic_is_deferred_on_any_cpu(struct kunit *test)
 	flush_work(&work);
 	KUNIT_EXPECT_FALSE(test, work_free.in_irq);
 	KUNIT_EXPECT_EQ(test, work_free.still_busy, IRQ_AREAS);
-	KUNIT_EXPECT_TRUE(test, all_freed(&work_free));
+	KUNIT_EXPECT_TRUE(test, wait_until(all_freed(&work_free)));
 	KUNIT_EXPECT_EQ(test, printk_log_pos(), sctx.log_pos);
 	expect_vmalloc_back(test, &sctx.before);
 }
@@ -312,7 +294,7 @@ static bool time_left(void)
 static void rendezvous(unsigned int n)
 {
 	__atomic_fetch_add(&phase[n], 1, __ATOMIC_ACQ_REL);
-	wait_for_ulong(&phase[n], num_online_cpus());
+	wait_until(__atomic_load_n(&phase[n], __ATOMIC_ACQUIRE) == num_online_cpus());
 }
 
 /* vmalloc @size, stamp it, read it back, vfree it: one operation. */

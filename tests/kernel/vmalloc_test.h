@@ -31,7 +31,25 @@
 #include "mm/maccess.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/pgtable.h"
+#include "arch/x86_64/timer.h"
 #include "lib/errno.h"
+
+#define WAIT_NS		(5ULL * 1000 * 1000 * 1000)
+
+/*
+ * wait_until - spin until @cond holds, for at most 5 s; true if it did.
+ * Interrupts stay as they are (on, in these suites), so the CPU still
+ * answers IPIs while it waits.  Nothing here waits without a deadline: a
+ * CPU that does not answer fails the case instead of hanging the run.
+ */
+#define wait_until(cond) ({						\
+	u64 __end = ktime_get_ns() + WAIT_NS;				\
+	bool __met;							\
+									\
+	while (!(__met = (cond)) && ktime_get_ns() < __end)		\
+		cpu_relax();						\
+	__met;								\
+})
 
 /* ---------------------------------------------------------------- stamps */
 
