@@ -54,11 +54,10 @@ static void vmalloc_test_exit(struct kunit *test)
 /* Skip the case unless @pages more pages (and room to spare) are free. */
 static void need_pages(struct kunit *test, unsigned long pages)
 {
-	unsigned long free = nr_free_pages();
+	unsigned long free = nr_free_pages(), need = pages + pages / 256 + ROOM_PAGES;
 
-	if (pages + pages / 256 + ROOM_PAGES > free)
-		kunit_skip(test, "needs %lu free pages and this machine has %lu", pages + ROOM_PAGES,
-			   free);
+	if (need > free)
+		kunit_skip(test, "needs %lu free pages and this machine has %lu", need, free);
 }
 
 /* Does every byte of [@p, @p + @size) read zero? */
@@ -274,7 +273,7 @@ static void nonblocking_gfp_warns_and_fails(struct kunit *test)
 	expect_vmalloc_back(test, &vctx.before);
 }
 
-/* Nothing of [@addr, @addr + @pages pages) is mapped. */
+/* How many pages of [@addr, @addr + @pages pages) are mapped. */
 static unsigned long mapped_pages(unsigned long addr, unsigned long pages)
 {
 	unsigned long n = 0;
