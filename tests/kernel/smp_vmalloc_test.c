@@ -29,6 +29,12 @@ static struct {
 	unsigned long log_pos, fails, bad_frees;
 } sctx;
 
+static struct reader {
+	struct work_struct work;
+	const u64 *addr;
+	unsigned long hits, faults, stop;
+} rd;
+
 static int smp_vmalloc_init(struct kunit *test)
 {
 	(void)test;
@@ -37,6 +43,15 @@ static int smp_vmalloc_init(struct kunit *test)
 	sctx.fails = global_vm_event(VMALLOC_FAIL);
 	sctx.bad_frees = global_vm_event(VMALLOC_BAD_FREE);
 	return 0;
+}
+
+/* A case that ended early (an ASSERT) may have left CPU 1's reader running. */
+static void smp_vmalloc_exit(struct kunit *test)
+{
+	(void)test;
+	__atomic_store_n(&rd.stop, 1, __ATOMIC_RELEASE);
+	if (rd.work.func)
+		flush_work(&rd.work);
 }
 
 #define delta(item, since)	(global_vm_event(item) - (since))
@@ -48,12 +63,6 @@ static void need_cpus(struct kunit *test)
 }
 
 /* ---------------------------------------------------------------- the purge flushes every CPU */
-
-static struct reader {
-	struct work_struct work;
-	const u64 *addr;
-	unsigned long hits, faults, stop;
-} rd;
 
 static void reader_fn(struct work_struct *work)
 {
@@ -696,6 +705,7 @@ static struct kunit_case smp_vmalloc_cases[] = {
 static struct kunit_suite smp_vmalloc_suite = {
 	.name = "smp_vmalloc",
 	.init = smp_vmalloc_init,
+	.exit = smp_vmalloc_exit,
 	.test_cases = smp_vmalloc_cases,
 };
 kunit_test_suite(smp_vmalloc_suite);
