@@ -27,7 +27,8 @@
  *   page tables       arch/x86_64/pgtable.c through mm/cpu.h; the top-level
  *                     entries of the whole vmalloc space are made at boot,
  *                     so every CPU sees new mappings at once; lower tables
- *                     are made as needed (GFP_KERNEL) and stay;
+ *                     are made as needed (GFP_KERNEL) and stay, unless a
+ *                     2 MiB page takes a table's place (vmap_pages_range());
  *   vfree from an     the freed memory itself links it on a per-CPU list
  *   interrupt         (nothing is allocated to free), and deferred work
  *                     frees it soon after (vfree_atomic());
@@ -312,9 +313,22 @@ static int vmap_pages_range(unsigned long addr, struct page **pages, unsigned in
 	if (!order)
 		return vmap_small_pages_range(addr, pages, nr, prot);
 	for (unsigned int i = 0; i < nr; i++) {
-		int err = map_kernel_range(addr + i * step, page_to_phys(pages[i]), step, prot,
-					   GFP_KERNEL | __GFP_NOWARN);
+		unsigned long va = addr + i * step;
+		phys_addr_t table = kernel_pte_table_detach(va);
+		int err;
 
+		/*
+		 * A page table left by 4 KiB mappings is in the way: unhooked,
+		 * then one page flushed on every CPU (invlpg empties the
+		 * paging-structure caches too, as Linux's pmd_free_pte_page()
+		 * relies on), then freed.
+		 */
+		if (table) {
+			flush_tlb_kernel_range(va, va + PAGE_SIZE);
+			kernel_pte_table_free(table);
+		}
+		err = map_kernel_range(va, page_to_phys(pages[i]), step, prot,
+				       GFP_KERNEL | __GFP_NOWARN);
 		if (err) {
 			vunmap_range_noflush(addr, addr + i * step);
 			return err;
@@ -428,7 +442,12 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 			       "GFP_KERNEL)");
 		return NULL;
 	}
-	if (!size || real_size >> PAGE_SHIFT > totalram_pages) {
+	if (!size) {
+		vmalloc_failed(size, gfp, "of nothing");
+		return NULL;
+	}
+	/* real_size < size: rounding up to a page wrapped around (a size near ULONG_MAX). */
+	if (real_size < size || real_size >> PAGE_SHIFT > totalram_pages) {
 		vmalloc_failed(size, gfp, "exceeds total pages");
 		return NULL;
 	}
@@ -450,9 +469,13 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
 				  .flags = VM_ALLOC, .node = node, .caller = caller,
 				  .requested_size = size };
+	/*
+	 * Small pages for the size asked, not for the 2 MiB multiple the huge
+	 * attempt wanted (as Linux): the rest of the area stays unmapped.
+	 */
 	if (huge && !vmalloc_area_pages(vm, real_size, gfp, HUGE_ORDER, PAGE_KERNEL))
 		vm->flags |= VM_HUGE_PAGES;
-	else if (vmalloc_area_pages(vm, real_size, gfp, 0, PAGE_KERNEL))
+	else if (vmalloc_area_pages(vm, ALIGN(size, PAGE_SIZE), gfp, 0, PAGE_KERNEL))
 		goto fail;
 	va->vm = vm;		/* from now on find_vm_area() sees it */
 	return vm->addr;
@@ -654,6 +677,37 @@ static void delayed_vfree_work(struct work_struct *work)
 	}
 }
 
+/*
+ * Put @addr on this CPU's deferred list for @caller (vfree_atomic(), or
+ * vfree() where it must not wait).  The caller is passed down, not taken
+ * here: a compiler that splits the public function in two would make a
+ * report name the function itself.
+ */
+static void vfree_deferred_add(const void *addr, const void *caller)
+{
+	struct vfree_deferred *p;
+	struct vmap_area *va;
+	unsigned long flags;
+	void *head;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
+	if (!va || va->va_start != (unsigned long)addr || !va->vm ||
+	    !(va->vm->flags & VM_ALLOC)) {
+		report_bad_free("vfree", addr, caller, VM_ALLOC);
+		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		return;
+	}
+	p = this_cpu_ptr(&vfree_deferred);
+	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
+	do {
+		*(void **)addr = head;
+	} while (!__atomic_compare_exchange_n(&p->head, &head, (void *)addr, false,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	schedule_work(&p->work);
+}
+
 /**
  * vfree_atomic - vfree() that never waits: the memory goes on this CPU's
  * deferred list (linked through its own first word, so nothing is
@@ -666,29 +720,8 @@ static void delayed_vfree_work(struct work_struct *work)
  */
 void vfree_atomic(const void *addr)
 {
-	struct vfree_deferred *p;
-	struct vmap_area *va;
-	unsigned long flags;
-	void *head;
-
-	if (!addr)
-		return;
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
-	if (!va || va->va_start != (unsigned long)addr || !va->vm ||
-	    !(va->vm->flags & VM_ALLOC)) {
-		report_bad_free("vfree", addr, __builtin_return_address(0), VM_ALLOC);
-		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		return;
-	}
-	p = this_cpu_ptr(&vfree_deferred);
-	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
-	do {
-		*(void **)addr = head;
-	} while (!__atomic_compare_exchange_n(&p->head, &head, (void *)addr, false,
-					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	schedule_work(&p->work);
+	if (addr)
+		vfree_deferred_add(addr, __builtin_return_address(0));
 }
 
 /**
@@ -707,7 +740,7 @@ void vfree(const void *addr)
 	if (!addr)
 		return;
 	if (in_interrupt() || irqs_disabled()) {
-		vfree_atomic(addr);
+		vfree_deferred_add(addr, __builtin_return_address(0));
 		return;
 	}
 	__vfree(addr, __builtin_return_address(0));
@@ -903,13 +936,15 @@ static void vmalloc_describe_fault(unsigned long addr)
 		pr_emerg("vmalloc: %#lx is in the area %#lx-%#lx, allocated by %pS\n", addr,
 			 va->va_start, va->va_end, va->vm ? va->vm->caller : NULL);
 	} else {
-		for (unsigned int i = 0; i < NR_RECENTLY_FREED; i++) {
-			if (addr >= recently_freed[i].start && addr < recently_freed[i].end) {
+		/* Newest first: an older area may have had the same range. */
+		for (unsigned int i = 1; i <= NR_RECENTLY_FREED; i++) {
+			const typeof(recently_freed[0]) *f =
+				&recently_freed[(next_freed - i) % NR_RECENTLY_FREED];
+
+			if (addr >= f->start && addr < f->end) {
 				pr_emerg("use after vfree: %#lx is in the area %#lx-%#lx (%lu bytes), "
-					 "allocated by %pS and freed\n", addr,
-					 recently_freed[i].start, recently_freed[i].end - PAGE_SIZE,
-					 recently_freed[i].end - PAGE_SIZE - recently_freed[i].start,
-					 recently_freed[i].caller);
+					 "allocated by %pS and freed\n", addr, f->start,
+					 f->end - PAGE_SIZE, f->end - PAGE_SIZE - f->start, f->caller);
 				spin_unlock(&vmap_area_lock);
 				return;
 			}

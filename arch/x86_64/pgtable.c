@@ -27,7 +27,8 @@
  *     on "remap"): two owners of one address is always a bug;
  *   - map_kernel_range() either maps the whole range or, if a table cannot
  *     be allocated half-way, unmaps what it mapped and fails.
- * Page-table pages that become empty stay (as Linux's kernel tables do).
+ * Page-table pages that become empty stay (as Linux's kernel tables do),
+ * unless a 2 MiB page takes the place of one (kernel_pte_table_detach()).
  * Nothing here flushes other CPUs' TLBs: callers that unmap use
  * flush_tlb_kernel_range().
  */
@@ -225,6 +226,42 @@ u64 *kernel_pte_lookup(unsigned long va)
 	u64 *entry = walk(va, 1, false, 0);
 
 	return IS_ERR(entry) ? NULL : entry;
+}
+
+/**
+ * kernel_pte_table_detach - unhook the empty page table of a 2 MiB block
+ * @va: the block's first address (2 MiB-aligned)
+ *
+ * Page tables stay when their mappings go (see the top of this file), so a
+ * block once mapped with 4 KiB pages keeps its table, and a 2 MiB page
+ * cannot take its place.  For a caller that owns the whole block and maps
+ * it with one 2 MiB page next (vmalloc_huge(), as Linux's
+ * vmap_try_huge_pmd() with pmd_free_pte_page()): if the block's PD entry
+ * points to a table with no present entry, the entry is cleared.  Other
+ * CPUs may still hold it in their paging-structure caches: the caller
+ * flushes (flush_tlb_kernel_range()) before kernel_pte_table_free().
+ * Return: the table's physical address, or 0 if there is none, or it
+ * still maps something.
+ */
+phys_addr_t kernel_pte_table_detach(unsigned long va)
+{
+	u64 *entry = walk(va, 2, false, 0);
+	const u64 *table;
+
+	if (IS_ERR(entry) || (*entry & (_PAGE_PRESENT | _PAGE_PSE)) != _PAGE_PRESENT)
+		return 0;
+	table = __va(*entry & PTE_PFN_MASK);
+	for (unsigned int i = 0; i < PTRS_PER_TABLE; i++) {
+		if (table[i])
+			return 0;
+	}
+	return __atomic_exchange_n(entry, 0, __ATOMIC_ACQ_REL) & PTE_PFN_MASK;
+}
+
+/** kernel_pte_table_free - give back a table kernel_pte_table_detach() unhooked */
+void kernel_pte_table_free(phys_addr_t table)
+{
+	free_table_page(table);
 }
 
 /**

@@ -68,6 +68,8 @@ int populate_kernel_pgd(unsigned long start, unsigned long last, gfp_t gfp);
 u64 *lookup_kernel_pte(unsigned long va, unsigned int *level);
 u64 *kernel_pte_alloc(unsigned long va, gfp_t gfp);
 u64 *kernel_pte_lookup(unsigned long va);
+phys_addr_t kernel_pte_table_detach(unsigned long va);
+void kernel_pte_table_free(phys_addr_t table);
 bool kernel_page_mapped(unsigned long va);
 
 void *memremap(phys_addr_t phys, size_t size);
