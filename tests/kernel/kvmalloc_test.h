@@ -4,12 +4,14 @@
  * interrupt handler deferred, and what "every page is back" means once
  * both the slab and vmalloc have had memory.
  *
- * Every page is back when, after the lazily freed vmalloc ranges are
- * purged, every slab cache has given its empty slabs back and the per-CPU
- * lists are drained, nr_free_pages() is what it was, less the page tables
- * vmalloc() made under the vmalloc space (it keeps them for the next
- * area, as Linux does: they are not a leak); and the vmalloc space holds
- * the same live areas, and no lazily freed one.
+ * Every page is back when, once everything cached rather than used is
+ * given back (kv_settle()), each page that is not free is accounted for:
+ * a page table vmalloc() made under the vmalloc space (it keeps them for
+ * the next area, as Linux does), or a page of a slab whose objects in
+ * use are, all caches together, as many as before (freed objects may
+ * leave a slab half full where it was empty: that keeps a page, and is
+ * not a leak); and the vmalloc space holds the same live areas, and no
+ * lazily freed one.
  *
  * Not a .c file, so it is not a suite of its own.
  */
@@ -61,6 +63,8 @@ static inline void kv_wait_deferred_frees(void)
 struct kv_snapshot {
 	unsigned long free_pages;	/* nr_free_pages(), once everything is given back */
 	unsigned long table_pages;	/* page tables under the vmalloc space */
+	unsigned long slab_pages;	/* pages of every cache's slabs */
+	unsigned long objects;		/* ... and the objects in use in them */
 	unsigned long busy, busy_bytes;	/* live vmalloc areas */
 	unsigned long lazy;		/* lazily freed areas (none after a purge) */
 };
@@ -106,18 +110,55 @@ static inline void kv_count_area(const struct vmap_area *va, bool lazy, void *ar
 	}
 }
 
+/* Every slab's pages and objects in use, of every cache, on every node. */
+static inline void kv_count_slabs(struct kv_snapshot *snap)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+	int nid;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		for_each_node(nid) {
+			struct kmem_cache_node *n = get_node(s, nid);
+			u32 lists[2];
+
+			spin_lock_irqsave(&n->list_lock, flags);
+			lists[0] = n->partial;
+			lists[1] = n->full;
+			for (int l = 0; l < 2; l++) {
+				struct page *slab;
+
+				for (slab = pfn_to_slab(lists[l]); slab;
+				     slab = pfn_to_slab(slab->slab_next)) {
+					snap->slab_pages += 1UL << slab_order(s, slab);
+					snap->objects += slab->inuse;
+				}
+			}
+			spin_unlock_irqrestore(&n->list_lock, flags);
+		}
+	}
+	spin_unlock(&slab_caches_lock);
+}
+
 /*
  * Give back everything that is cached rather than used: deferred vfree()s
  * run, lazily freed ranges purged, each slab cache's sheaves and empty
  * slabs (twice: the first pass fills the cache of sheaves with empty
- * slabs of its own), the per-CPU lists.
+ * slabs of its own), the per-CPU lists.  Before that, two vmalloc()s of a
+ * page, each freed and purged, leave vmalloc's spare area nodes (objects
+ * of its own cache) at their most, two: they were used up or not by
+ * whatever ran last.
  */
 static inline void kv_settle(void)
 {
 	struct kmem_cache *s;
 
 	kv_wait_deferred_frees();
-	vm_unmap_aliases();
+	for (int i = 0; i < 2; i++) {
+		vfree(vmalloc(PAGE_SIZE));
+		vm_unmap_aliases();
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		spin_lock(&slab_caches_lock);
 		list_for_each_entry(s, &slab_caches, list)
@@ -133,20 +174,24 @@ static inline void kv_snapshot_take(struct kv_snapshot *s)
 	kv_settle();
 	s->free_pages = nr_free_pages();
 	s->table_pages = kv_vmalloc_table_pages();
+	kv_count_slabs(s);
 	vmalloc_for_each_area(kv_count_area, s);
 }
 
 /* Expect every page and every vmalloc area to be back as in @then (see the top of this file). */
 static inline void kv_expect_back(struct kunit *test, const struct kv_snapshot *then)
 {
+	long tables, slabs;
 	struct kv_snapshot now;
-	unsigned long new_tables;
 
 	kv_snapshot_take(&now);
-	new_tables = now.table_pages - then->table_pages;
-	KUNIT_EXPECT_EQ_MSG(test, now.free_pages + new_tables, then->free_pages,
-			    "free pages: %lu before, %lu now, of which %lu went to vmalloc's page "
-			    "tables", then->free_pages, now.free_pages, new_tables);
+	tables = now.table_pages - then->table_pages;
+	slabs = now.slab_pages - then->slab_pages;
+	KUNIT_EXPECT_EQ_MSG(test, now.free_pages + tables + slabs, then->free_pages,
+			    "free pages: %lu before, %lu now; since then %ld more in vmalloc's page "
+			    "tables, %ld more in slabs", then->free_pages, now.free_pages, tables,
+			    slabs);
+	KUNIT_EXPECT_EQ_MSG(test, now.objects, then->objects, "slab objects in use");
 	KUNIT_EXPECT_EQ_MSG(test, now.busy, then->busy, "live vmalloc areas");
 	KUNIT_EXPECT_EQ_MSG(test, now.busy_bytes, then->busy_bytes, "bytes of live vmalloc areas");
 	KUNIT_EXPECT_EQ_MSG(test, now.lazy, 0, "lazily freed areas after a purge");
