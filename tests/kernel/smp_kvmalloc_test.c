@@ -26,8 +26,8 @@
  * Fewer in the hard state, where each allocation above 16 KiB costs a
  * failed slab attempt with its reclaim pass, and a vmalloc().
  */
-#define TOTAL_OPS	1600
-#define TOTAL_OPS_HARD	800
+#define TOTAL_OPS	1200
+#define TOTAL_OPS_HARD	500
 #define STAMP_EVERY	512
 
 struct kv_buf {
