@@ -20,7 +20,8 @@
 #include "kvmalloc_test.h"
 #include "mm/kvdemo.h"
 
-#define STORY_SIZE	(32UL << 10)	/* an order-3 block: the largest order that "never fails" */
+/* An order-3 block: the largest order that "never fails". */
+#define STORY_SIZE	(32UL << 10)
 
 static struct {
 	struct kvdemo d;

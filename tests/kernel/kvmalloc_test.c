@@ -428,7 +428,8 @@ static void no_fallback_at_or_below_a_page(struct kunit *test)
 
 	then = counts();
 	p = kvmalloc_node_policy(PAGE_SIZE, gfp, NUMA_NO_NODE, KVMALLOC_NAIVE);
-	KUNIT_EXPECT_TRUE_MSG(test, is_vmalloc_addr(p) || counts().vmalloc_fail > then.vmalloc_fail,
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      is_vmalloc_addr(p) || counts().vmalloc_fail > then.vmalloc_fail,
 			      "the naive pattern did not try vmalloc: the check above proves "
 			      "nothing");
 	kvfree(p);
@@ -468,8 +469,9 @@ static void sizes_above_int_max_warn_once_and_fail(struct kunit *test)
 	EXPECT_COUNTS(test, then, 1, 0, 2 + 2 + 1 + 3 + 1 + 1, 0);
 	log = log_since(kv.log_pos);
 	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "bytes is more than INT_MAX"), 5, "%s", log);
-	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "caller sizes_above_int_max_warn_once_and_fail+"),
-			    5, "%s", log);
+	KUNIT_EXPECT_EQ_MSG(test,
+			    count_substr(log, "caller sizes_above_int_max_warn_once_and_fail+"), 5,
+			    "%s", log);
 	KUNIT_EXPECT_EQ(test, count_substr(log, "\n"), 5);
 	kv_expect_back(test, &kv.before);
 }
@@ -485,7 +487,7 @@ static void above_kmalloc_max_size_is_vmalloc(struct kunit *test)
 	p[0] = kvmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL);
 	p[1] = kvmalloc(runtime(BIG), GFP_KERNEL);
 	p[2] = kvmalloc_node(BIG, GFP_KERNEL, 0);
-	p[3] = kvmalloc(BIG, GFP_KERNEL | __GFP_NOFAIL);	/* the slab attempt must not insist */
+	p[3] = kvmalloc(BIG, GFP_KERNEL | __GFP_NOFAIL);	/* the slab must not insist */
 	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
 		size_t size = i ? BIG : KMALLOC_MAX_SIZE + 1;
 		struct vm_struct *vm = find_vm_area(p[i]);
@@ -504,7 +506,7 @@ static void above_kmalloc_max_size_is_vmalloc(struct kunit *test)
 		kvfree(p[i]);
 	}
 	EXPECT_COUNTS(test, then, 0, 4, 0, 0);
-	KUNIT_EXPECT_STREQ(test, log_since(kv.log_pos), "");	/* the slab's failures were quiet */
+	KUNIT_EXPECT_STREQ(test, log_since(kv.log_pos), "");	/* the slab failed quietly */
 	kv_expect_back(test, &kv.before);
 }
 

@@ -188,9 +188,9 @@ static inline void kv_expect_back(struct kunit *test, const struct kv_snapshot *
 	tables = now.table_pages - then->table_pages;
 	slabs = now.slab_pages - then->slab_pages;
 	KUNIT_EXPECT_EQ_MSG(test, now.free_pages + tables + slabs, then->free_pages,
-			    "free pages: %lu before, %lu now; since then %ld more in vmalloc's page "
-			    "tables, %ld more in slabs", then->free_pages, now.free_pages, tables,
-			    slabs);
+			    "free pages: %lu before, %lu now; since then %ld more in vmalloc's "
+			    "page tables, %ld more in slabs", then->free_pages, now.free_pages,
+			    tables, slabs);
 	KUNIT_EXPECT_EQ_MSG(test, now.objects, then->objects, "slab objects in use");
 	KUNIT_EXPECT_EQ_MSG(test, now.busy, then->busy, "live vmalloc areas");
 	KUNIT_EXPECT_EQ_MSG(test, now.busy_bytes, then->busy_bytes, "bytes of live vmalloc areas");
