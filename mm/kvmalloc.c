@@ -261,7 +261,8 @@ static size_t kvmalloc_usable_size(const void *p, const void *caller)
  * kvrealloc - resize memory from kvmalloc(), keeping its contents
  * @p: the memory, or NULL (then it is kvmalloc())
  * @size: the new size; 0 frees @p and returns ZERO_SIZE_PTR
- * @flags: as kvmalloc(); with __GFP_ZERO the bytes beyond the old size are zero
+ * @flags: as kvmalloc(); with __GFP_ZERO (on every call for this memory, from
+ *	   the first, as Linux asks) the bytes beyond the old size are zero
  *
  * In place when @size fits the memory @p already has and is still the
  * right kind (vmalloc memory is kept only above a page: smaller, it moves
@@ -293,6 +294,8 @@ void *kvrealloc(const void *p, size_t size, gfp_t flags)
 			memset((char *)p + old, 0, size - old);
 		if (is_vmalloc_addr(p))
 			find_vm_area(p)->requested_size = size;
+		else if (flags & __GFP_ZERO)	/* the slab keeps no size: zero what a shrink gives up */
+			memset((char *)p + size, 0, usable - size);
 		return (void *)p;
 	}
 	n = kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy), caller);

@@ -1,0 +1,275 @@
+/*
+ * tests/kernel/kvdemo_test.c - the numbers of the seeds' story, as the
+ * monitor's `kvdemo` tells it (mm/kvdemo.h), checked.
+ *
+ * The cases run in order on one shared hard state: memory with no free
+ * block of order >= 3, an OOM victim holding order-3 blocks, a cache a
+ * shrinker can empty.  The fragmentation is checked independently before
+ * any result is trusted (an order-3 allocation that may not reclaim must
+ * fail, while more pages are free than kvdemo keeps).  From that state, kvmalloc(32 KiB,
+ * GFP_KERNEL) under noretry falls back to vmalloc after at most one
+ * reclaim pass and kills nobody; under nodirect it does not reclaim at
+ * all; the naive pattern empties the cache, kills the victim and is
+ * served by the slab.  kvdemo_restore() rebuilds the same state after
+ * each.  The 2010 RFC's scan finds vmalloc taking over above
+ * KMALLOC_MAX_SIZE on a fresh machine and at 32 KiB in the hard state,
+ * and the largest size is more than a quarter of RAM (or the scan's end,
+ * 1 GiB); teardown gives back
+ * every page.
+ */
+#include "kvmalloc_test.h"
+#include "mm/kvdemo.h"
+
+/* An order-3 block: the largest order that "never fails". */
+#define STORY_SIZE	(32UL << 10)
+
+static struct {
+	struct kvdemo d;
+	bool up;			/* kvdemo_setup() succeeded and no teardown yet */
+	struct kv_snapshot before;	/* before kvdemo_setup() */
+} demo;
+
+static void kvdemo_suite_exit(struct kunit_suite *suite)
+{
+	(void)suite;
+	if (demo.up)
+		kvdemo_teardown(&demo.d);
+	demo.up = false;
+}
+
+/* Skip unless the state was built (its own case says why if not). */
+static void need_state(struct kunit *test)
+{
+	if (!demo.up)
+		kunit_skip(test, "no hard state: see hard_state_is_built");
+}
+
+/*
+ * Is memory really fragmented, whatever kvdemo_fragmented() says?  An
+ * order-3 allocation that may not reclaim (it takes a free block if there
+ * is one) must fail, while free pages are plentiful: more than the pages
+ * kvdemo keeps to split the blocks (it freed seven for each).
+ */
+static void expect_fragmented(struct kunit *test)
+{
+	struct page *page;
+
+	KUNIT_ASSERT_TRUE(test, kvdemo_fragmented());
+	page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 3);
+	if (page)
+		__free_pages(page, 3);
+	KUNIT_ASSERT_NULL_MSG(test, page, "an order-3 block was free: the state is not hard");
+	KUNIT_ASSERT_GT(test, nr_free_pages(), demo.d.nr_kept);
+}
+
+#define SCAN_END	(1UL << 30)	/* the RFC's scan stops at 1 GiB */
+
+/*
+ * The largest size the scan found is limited by free memory only: more
+ * than a quarter of RAM (free memory holds a power of two more than half
+ * its size), or the end of the scan on a machine of more than 4 GiB.
+ */
+static void expect_largest_is_large(struct kunit *test, size_t largest)
+{
+	unsigned long ram = totalram_pages * PAGE_SIZE;
+
+	if (ram / 4 >= SCAN_END)
+		KUNIT_EXPECT_EQ_MSG(test, largest, SCAN_END, "RAM %lu bytes", ram);
+	else
+		KUNIT_EXPECT_GT_MSG(test, largest, ram / 4, "RAM %lu bytes", ram);
+}
+
+/* Is a block of the largest order free somewhere (a 4 MiB kmalloc could succeed)? */
+static bool max_order_block_free(void)
+{
+	struct zone *zone;
+
+	drain_all_pages();
+	for_each_populated_zone(zone) {
+		if (READ_ONCE(zone->free_area[MAX_PAGE_ORDER].nr_free))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The RFC's scan on memory as it is: every size up to KMALLOC_MAX_SIZE
+ * comes from the slab (or the page allocator through it), so vmalloc
+ * serves first the size after: 8 MiB.  It needs a free 4 MiB block, which
+ * a freshly booted machine has (checked, rather than assumed).
+ */
+static void rfc_scan_on_fresh_memory(struct kunit *test)
+{
+	size_t first, largest;
+	struct kv_snapshot before;
+
+	kv_snapshot_take(&before);
+	KUNIT_ASSERT_TRUE_MSG(test, max_order_block_free(), "no free 4 MiB block: not fresh");
+	first = kvdemo_first_vmalloc_size(&largest);
+	KUNIT_EXPECT_EQ(test, first, 2 * KMALLOC_MAX_SIZE);
+	expect_largest_is_large(test, largest);
+	kunit_info(test, "first size served by vmalloc %zu, largest %zu\n", first, largest);
+	kv_expect_back(test, &before);
+}
+
+static void hard_state_is_built(struct kunit *test)
+{
+	kv_snapshot_take(&demo.before);
+	KUNIT_ASSERT_EQ(test, kvdemo_setup(&demo.d), 0);
+	demo.up = true;
+	expect_fragmented(test);
+	KUNIT_EXPECT_GE(test, demo.d.nr_victim_blocks, 16);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_victim_blocks, demo.d.victim_blocks_wanted);
+	KUNIT_EXPECT_GE(test, demo.d.nr_cache, 128);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_cache, demo.d.cache_wanted);
+	KUNIT_EXPECT_TRUE(test, demo.d.victim_registered);
+	KUNIT_EXPECT_TRUE(test, demo.d.shrinker_registered);
+}
+
+/* The state again (after a run that may have killed and reclaimed), checked. */
+static void restore(struct kunit *test)
+{
+	need_state(test);
+	KUNIT_ASSERT_EQ(test, kvdemo_restore(&demo.d), 0);
+	expect_fragmented(test);
+	KUNIT_ASSERT_TRUE(test, demo.d.victim_registered);
+	KUNIT_ASSERT_EQ(test, demo.d.nr_victim_blocks, demo.d.victim_blocks_wanted);
+	KUNIT_ASSERT_EQ(test, demo.d.nr_cache, demo.d.cache_wanted);
+}
+
+/* One kvdemo_run(); the flags its slab attempt got, and how many cache pages were reclaimed. */
+static gfp_t run(struct kunit *test, enum kvmalloc_policy policy, struct kvdemo_result *r,
+		 unsigned long *cache_reclaimed)
+{
+	unsigned long reclaimed = demo.d.cache_reclaimed;
+	gfp_t gfp;
+
+	restore(test);
+	kvdemo_run(&demo.d, policy, STORY_SIZE, r);
+	gfp = this_cpu_read(kvmalloc_slab_gfp);
+	*cache_reclaimed = demo.d.cache_reclaimed - reclaimed;
+	kunit_info(test, "%s: %s, %lu reclaim passes, %lu pages reclaimed, %lu OOM kills\n",
+		   kvmalloc_policy_names[policy], r->source == KVDEMO_SLAB ? "slab" :
+		   r->source == KVDEMO_VMALLOC ? "vmalloc" : "failed", r->reclaim_passes,
+		   r->reclaimed, r->oom_kills);
+	return gfp;
+}
+
+/* noretry: one light try, then vmalloc; nobody is killed. */
+static void noretry_falls_back_to_vmalloc_and_kills_nobody(struct kunit *test)
+{
+	struct kvdemo_result r;
+	unsigned long reclaimed;
+
+	KUNIT_EXPECT_EQ(test, run(test, KVMALLOC_NORETRY, &r, &reclaimed),
+			GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_VMALLOC);
+	KUNIT_EXPECT_EQ(test, r.oom_kills, 0);
+	KUNIT_EXPECT_LE(test, r.reclaim_passes, 1);
+	KUNIT_EXPECT_TRUE(test, r.victim_alive);
+	KUNIT_EXPECT_TRUE(test, demo.d.victim_registered);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_victim_blocks, demo.d.victim_blocks_wanted);
+	KUNIT_EXPECT_LT(test, reclaimed, demo.d.cache_wanted);	/* light: not the whole cache */
+}
+
+/* nodirect: no reclaim at all, then vmalloc. */
+static void nodirect_falls_back_without_reclaim(struct kunit *test)
+{
+	struct kvdemo_result r;
+	unsigned long reclaimed;
+
+	KUNIT_EXPECT_EQ(test, run(test, KVMALLOC_NODIRECT, &r, &reclaimed),
+			(GFP_KERNEL | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM);
+	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_VMALLOC);
+	KUNIT_EXPECT_EQ(test, r.reclaim_passes, 0);
+	KUNIT_EXPECT_EQ(test, r.scanned, 0);
+	KUNIT_EXPECT_EQ(test, reclaimed, 0);
+	KUNIT_EXPECT_EQ(test, r.oom_kills, 0);
+	KUNIT_EXPECT_TRUE(test, r.victim_alive);
+}
+
+/*
+ * naive: kmalloc(32 KiB, GFP_KERNEL) does not give up: it reclaims the
+ * whole cache (single pages: no order-3 block comes of them), then the
+ * OOM killer kills the victim, whose blocks serve the slab.  The vmalloc
+ * fallback never runs.
+ */
+static void naive_kills_the_victim_and_never_falls_back(struct kunit *test)
+{
+	unsigned long wanted = demo.d.cache_wanted;
+	struct kvdemo_result r;
+	unsigned long reclaimed;
+
+	KUNIT_EXPECT_EQ(test, run(test, KVMALLOC_NAIVE, &r, &reclaimed), GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_SLAB);
+	KUNIT_EXPECT_EQ(test, r.oom_kills, 1);
+	KUNIT_EXPECT_FALSE(test, r.victim_alive);
+	KUNIT_EXPECT_FALSE(test, demo.d.victim_registered);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_victim_blocks, 0);
+	KUNIT_EXPECT_GE(test, r.reclaim_passes, 1);
+	KUNIT_EXPECT_EQ(test, reclaimed, wanted);		/* the whole cache */
+	KUNIT_EXPECT_EQ(test, demo.d.nr_cache, 0);
+	KUNIT_EXPECT_GE(test, r.reclaimed, wanted);
+}
+
+/* After the kill, kvdemo_restore() makes the same state, and noretry behaves as before. */
+static void the_state_comes_back_after_a_kill(struct kunit *test)
+{
+	struct kvdemo_result r;
+	unsigned long reclaimed;
+
+	run(test, KVMALLOC_NORETRY, &r, &reclaimed);	/* restore() checks the state */
+	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_VMALLOC);
+	KUNIT_EXPECT_EQ(test, r.oom_kills, 0);
+	KUNIT_EXPECT_TRUE(test, r.victim_alive);
+}
+
+/*
+ * The RFC's scan in the hard state, with the victim and the cache out of
+ * reach: 16 KiB (order 2) is still served by the slab, 32 KiB (order 3,
+ * the first order that cannot be found) by vmalloc; and more than a quarter
+ * of RAM still succeeds, from scattered pages.  Nobody was hurt.
+ */
+static void rfc_scan_in_the_hard_state(struct kunit *test)
+{
+	size_t first, largest;
+	unsigned long kills = global_vm_event(OOM_KILL);
+
+	restore(test);
+	kvdemo_unregister(&demo.d);
+	first = kvdemo_first_vmalloc_size(&largest);
+	KUNIT_EXPECT_EQ(test, first, STORY_SIZE);
+	expect_largest_is_large(test, largest);
+	KUNIT_EXPECT_EQ(test, global_vm_event(OOM_KILL) - kills, 0);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_victim_blocks, demo.d.victim_blocks_wanted);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_cache, demo.d.cache_wanted);
+	kunit_info(test, "first size served by vmalloc %zu, largest %zu\n", first, largest);
+	expect_fragmented(test);
+}
+
+static void teardown_gives_every_page_back(struct kunit *test)
+{
+	need_state(test);
+	kvdemo_teardown(&demo.d);
+	demo.up = false;
+	kv_expect_back(test, &demo.before);
+}
+
+static struct kunit_case kvdemo_cases[] = {
+	KUNIT_CASE(rfc_scan_on_fresh_memory),
+	KUNIT_CASE(hard_state_is_built),
+	KUNIT_CASE(noretry_falls_back_to_vmalloc_and_kills_nobody),
+	KUNIT_CASE(nodirect_falls_back_without_reclaim),
+	KUNIT_CASE(naive_kills_the_victim_and_never_falls_back),
+	KUNIT_CASE(the_state_comes_back_after_a_kill),
+	KUNIT_CASE(rfc_scan_in_the_hard_state),
+	KUNIT_CASE(teardown_gives_every_page_back),
+	{}
+};
+
+static struct kunit_suite kvdemo_suite = {
+	.name = "kvdemo",
+	.suite_exit = kvdemo_suite_exit,
+	.test_cases = kvdemo_cases,
+};
+kunit_test_suite(kvdemo_suite);
