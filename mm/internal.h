@@ -247,6 +247,7 @@ void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *call
 void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj);
 void *slab_freelist(const struct kmem_cache *s, const struct page *slab);
 void kmem_cache_flush_cpus(struct kmem_cache *s);
+void kmem_cache_shrink_all(void);
 unsigned long cache_sheaf_objects(struct kmem_cache *s);
 void kmem_cache_init(void);
 

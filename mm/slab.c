@@ -899,6 +899,27 @@ int kmem_cache_shrink(struct kmem_cache *s)
 	return 0;
 }
 
+/**
+ * kmem_cache_shrink_all - kmem_cache_shrink() of every cache: all the slab's
+ * free pages back to the page allocator
+ *
+ * Twice over the list: flushing the sheaves frees the sheaves themselves
+ * (objects of the "slab_sheaf" cache), whose slabs may empty only then.
+ * Tests and the soak call it before they count free pages.
+ * Context: interrupts on, not in an interrupt handler.
+ */
+void kmem_cache_shrink_all(void)
+{
+	struct kmem_cache *s;
+
+	for (int pass = 0; pass < 2; pass++) {
+		spin_lock(&slab_caches_lock);
+		list_for_each_entry(s, &slab_caches, list)
+			kmem_cache_shrink(s);
+		spin_unlock(&slab_caches_lock);
+	}
+}
+
 /** cache_sheaf_objects - free objects @s holds in its sheaves and barns (a snapshot) */
 unsigned long cache_sheaf_objects(struct kmem_cache *s)
 {

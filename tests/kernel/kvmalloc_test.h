@@ -152,19 +152,12 @@ static inline void kv_count_slabs(struct kv_snapshot *snap)
  */
 static inline void kv_settle(void)
 {
-	struct kmem_cache *s;
-
 	kv_wait_deferred_frees();
 	for (int i = 0; i < 2; i++) {
 		vfree(vmalloc(PAGE_SIZE));
 		vm_unmap_aliases();
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		spin_lock(&slab_caches_lock);
-		list_for_each_entry(s, &slab_caches, list)
-			kmem_cache_shrink(s);
-		spin_unlock(&slab_caches_lock);
-	}
+	kmem_cache_shrink_all();
 	drain_all_pages();
 }
 

@@ -24,14 +24,7 @@
  */
 static inline void shrink_everything(void)
 {
-	struct kmem_cache *s;
-
-	for (int pass = 0; pass < 2; pass++) {
-		spin_lock(&slab_caches_lock);
-		list_for_each_entry(s, &slab_caches, list)
-			kmem_cache_shrink(s);
-		spin_unlock(&slab_caches_lock);
-	}
+	kmem_cache_shrink_all();
 	drain_all_pages();
 }
 

@@ -191,11 +191,8 @@ static inline void count_area(const struct vmap_area *va, bool lazy, void *arg)
 /* Purge, then give every cached page back: the slab caches' empty slabs, the per-CPU lists. */
 static inline void vmalloc_settle(void)
 {
-	int nid;
-
 	vm_unmap_aliases();
-	for_each_node(nid)
-		shrink_all_caches(GFP_KERNEL, nid, RECLAIM_FULL);
+	kmem_cache_shrink_all();
 	drain_all_pages();
 }
 

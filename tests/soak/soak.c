@@ -386,7 +386,7 @@ static unsigned long settled_free_pages(void)
 	while (deferred_work_pending())
 		run_deferred_work();
 	vm_unmap_aliases();
-	shrink_all_caches(GFP_KERNEL, numa_node_id(), RECLAIM_FULL);
+	kmem_cache_shrink_all();
 	drain_all_pages();
 	return nr_free_pages() + READ_ONCE(nr_kernel_pagetable_pages);
 }
