@@ -10,6 +10,7 @@
 #include "kunit/test.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "arch/x86_64/cpu.h"
 #include "mm/vmalloc.h"
 #include "arch/x86_64/setjmp.h"
 #include "lib/string.h"
@@ -28,12 +29,16 @@ static const char *fault_at(struct kunit *test, volatile char *addr)
 {
 	unsigned long pos = printk_log_pos();
 	oops_catcher_t kunit_catcher = set_oops_catcher(back_here);
+	bool irqs_were_on = !irqs_disabled();
 
 	if (!setjmp(fault_env)) {
 		*addr = 1;
 		KUNIT_FAIL(test, "the write to %px did not fault", addr);
 	}
 	set_oops_catcher(kunit_catcher);
+	/* The oops ran with interrupts off; the longjmp left them so. */
+	if (irqs_were_on)
+		local_irq_enable();
 	printk_log_read(pos, log, sizeof(log));
 	return log;
 }
