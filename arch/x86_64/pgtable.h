@@ -41,7 +41,12 @@ typedef struct {
 #define __pgprot(x)	((pgprot_t){ (x) })
 #define pgprot_val(p)	((p).pgprot)
 
-#define __PAGE_KERNEL_BASE	(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY)
+/*
+ * Kernel mappings are global, as Linux's: with CR4.PGE they would survive a
+ * CR3 reload.  This kernel leaves PGE off (it never switches page tables),
+ * so the bit changes nothing today; flush_tlb_all() handles both cases.
+ */
+#define __PAGE_KERNEL_BASE	(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_GLOBAL)
 #define PAGE_KERNEL		__pgprot(__PAGE_KERNEL_BASE | _PAGE_RW | _PAGE_NX)
 #define PAGE_KERNEL_RO		__pgprot(__PAGE_KERNEL_BASE | _PAGE_NX)
 #define PAGE_KERNEL_RX		__pgprot(__PAGE_KERNEL_BASE)
