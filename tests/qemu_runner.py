@@ -269,7 +269,12 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
         status, lines = run_qemu(cmd, timeout, os.path.join(LOG_DIR, name + ".log"), echo,
                                  stop_when=lambda l: l.startswith("# Totals:"))
     ktap = Ktap(lines)
-    return Run(name, ktap, judge(status, ktap, timeout), time.monotonic() - start)
+    problems = judge(status, ktap, timeout)
+    # QEMU itself refused the options (a student's -numa or -machine typo): say what it said.
+    refused = [l for l in lines if l.startswith("qemu-system-")]
+    if refused and not ktap.started:
+        problems.insert(0, "QEMU refused to run: " + refused[0])
+    return Run(name, ktap, problems, time.monotonic() - start)
 
 
 OOPS_HEAD = re.compile(r"BUG:|#PF:|Oops:|RIP:|WARNING:|invalid opcode|general protection|"

@@ -378,7 +378,9 @@ static void vmalloc_works_when_memory_is_fragmented(struct kunit *test)
 	__free_pages(page, 2);
 	free = nr_free_pages();
 	kunit_info(test, "%lu pages free, all in order-2 blocks", free);
-	KUNIT_ASSERT_GT(test, free, high + (4 * SZ_1M + huge_size) / PAGE_SIZE + 32);
+	if (free <= high + (4 * SZ_1M + huge_size) / PAGE_SIZE + 32)
+		kunit_skip(test, "needs %lu free pages once fragmented, this machine has %lu",
+			   high + (4 * SZ_1M + huge_size) / PAGE_SIZE + 33, free);
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		p[i] = vmalloc(sizes[i]);
