@@ -3,7 +3,8 @@
  *
  * spin_lock_wait() is where a CPU waits for its ticket.  With
  * CONFIG_DEBUG_SPINLOCK it watches the clock (the TSC) while it waits, and
- * once it has waited spinlock_lockup_ms it prints a lockup report naming
+ * once the lock has not changed hands for spinlock_lockup_ms (a queue that
+ * moves is only contention) it prints a lockup report naming
  * the holder - its CPU and the instruction that took the lock, which the
  * holder wrote into the lock - then keeps waiting.  spin_bug_recursion()
  * reports a CPU taking a lock it already holds.
@@ -78,16 +79,26 @@ void spin_bug_recursion(spinlock_t *lock, unsigned long ip)
 void spin_lock_wait(spinlock_t *lock, u16 ticket, unsigned long ip)
 {
 	u64 start = rdtsc_ordered(), limit = 0;
+	u16 seen = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED), owner;
 	bool reported = false;
 	unsigned int spins = 0;
 
-	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket) {
+	while ((owner = __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE)) != ticket) {
 		cpu_relax();
 		if (!CONFIG_DEBUG_SPINLOCK || reported || ++spins < 1024)
 			continue;
 		spins = 0;
 		if (!limit)
 			limit = lockup_cycles();
+		/*
+		 * The queue moved: that is contention, not a lockup.  Many CPUs
+		 * on few host cores (QEMU) hand the lock on slowly, each in turn.
+		 */
+		if (owner != seen) {
+			seen = owner;
+			start = rdtsc_ordered();
+			continue;
+		}
 		if (rdtsc_ordered() - start < limit || this_cpu_read(in_spin_bug))
 			continue;
 		reported = true;
