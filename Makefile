@@ -12,6 +12,8 @@
 #   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
+#   make KASAN=1         the kernels with KASAN (mm/kasan/), in build/kasan; with it,
+#                        make test runs the suites on the KASAN machine of the matrix
 #
 # Every .c under arch/x86_64, kernel, mm and lib is kernel code; every .c
 # under tests/kunit, tests/kernel and tests/bench is linked into the same
@@ -27,7 +29,8 @@ NASM ?= nasm
 PYTHON ?= python3
 HOSTCC ?= gcc
 
-BUILD := build
+KASAN ?= 0
+BUILD := $(if $(filter 1,$(KASAN)),build/kasan,build)
 KERNEL := $(BUILD)/kernel.elf
 ISO := $(BUILD)/kmem.iso
 
@@ -41,7 +44,9 @@ MEM ?= 256M
 CMDLINE ?=
 TIMEOUT ?= 300
 
-CORE_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)
+KASAN_C := $(wildcard mm/kasan/*.c) arch/x86_64/kasan_init.c
+CORE_C := $(filter-out $(KASAN_C),$(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)) \
+	$(if $(filter 1,$(KASAN)),$(KASAN_C))
 CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
 TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c)
 SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c)
@@ -61,6 +66,26 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-MMD -MP -I. -Itests $(KCONFIG)
 # Test code compares values of mixed signedness all the time, as Linux's does.
 TEST_KCFLAGS := -Wno-sign-compare
+
+# KASAN=1: every access checked against the shadow by a call (outline:
+# __asan_load8_noabort() and friends, mm/kasan/generic.c), stack and global
+# variables with redzones.  Not checked: KASAN itself, the slab's debugging
+# (it reads freed objects on purpose) and the plain memcpy/memset.
+ifeq ($(KASAN),1)
+KCFLAGS += -DCONFIG_KASAN=1
+ifeq ($(findstring clang,$(CC)),)
+KASAN_CFLAGS := -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
+	--param asan-instrumentation-with-call-threshold=0 --param asan-stack=1 \
+	--param asan-globals=1
+else
+KASAN_CFLAGS := -fsanitize=kernel-address -mllvm -asan-mapping-offset=0xdffffc0000000000 \
+	-mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-stack=1 \
+	-mllvm -asan-globals=1
+endif
+endif
+KASAN_SANITIZE_NO := mm/kasan/% arch/x86_64/kasan_init.c mm/slab_debug.c lib/string.c
+kasan_cflags = $(if $(filter $(KASAN_SANITIZE_NO),$(1)),,$(KASAN_CFLAGS))
+
 LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
@@ -79,7 +104,8 @@ Q := $(if $(filter 1,$(V)),,@)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) -c $< -o $@
+	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) $(call kasan_cflags,$<) \
+		-c $< -o $@
 
 $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
