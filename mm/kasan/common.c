@@ -57,7 +57,7 @@ struct kasan_meta *kasan_get_meta(struct kmem_cache *s, const void *obj)
  * pointers (read without faulting: a corrupt chain ends the trace).  The
  * first is in KASAN's own hook: left out.
  */
-static unsigned int save_stack(unsigned long *entries, unsigned int max)
+static __noinline unsigned int save_stack(unsigned long *entries, unsigned int max)
 {
 	unsigned long frame[2], fp = (unsigned long)__builtin_frame_address(0);
 	unsigned int nr = 0;

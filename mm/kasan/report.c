@@ -165,6 +165,12 @@ static void describe_object(struct kmem_cache *s, u8 *obj, unsigned long addr)
 	       rel, where, freed ? "freed" : "allocated", size, obj, obj + size);
 }
 
+/* The order of the block @page heads, where the page says (0 for a free page inside a block). */
+static unsigned long page_order_of(const struct page *page)
+{
+	return PageBuddy(page) || page_test(page, PG_allocated) ? page->private : 0;
+}
+
 static const char *page_state(const struct page *page)
 {
 	return PageSlab(page) ? "slab" :
@@ -189,10 +195,12 @@ static void describe_address(unsigned long addr)
 			describe_object(page->slab_cache, nearest_object(page->slab_cache, page, addr),
 					addr);
 		pr_err("The buggy address belongs to the physical page:\n");
-		pr_err("page:%px pfn:%#lx %s; block head %#lx: %s, order %lu\n\n", own,
-		       page_to_pfn(own), page_state(own), page_to_pfn(page), page_state(page),
-		       PageSlab(page) ? (unsigned long)slab_order(page->slab_cache, page) :
-		       (unsigned long)page->private);
+		if (own != page)
+			pr_err("page:%px pfn:%#lx, in the block of pfn %#lx:\n", own,
+			       page_to_pfn(own), page_to_pfn(page));
+		pr_err("page:%px pfn:%#lx %s, order %lu\n\n", page, page_to_pfn(page),
+		       page_state(page), PageSlab(page) ?
+		       (unsigned long)slab_order(page->slab_cache, page) : page_order_of(page));
 		return;
 	}
 	name = kasan_find_global(addr, &start, &size);
@@ -229,8 +237,8 @@ static void print_shadow(unsigned long bad)
 		for (int i = 0; i < SHADOW_BYTES_PER_ROW; i++)
 			scnprintf(line + 3 * i, 4, " %02x", row[i]);
 		pr_err("%c%px:%s\n", marked ? '>' : ' ', kasan_shadow_to_mem(row), line);
-		if (marked)	/* '>', 16 digits, ':', then " xx" per byte */
-			pr_err("%*c\n", (int)(1 + 16 + 1 + 3 * (shadow - row) + 1), '^');
+		if (marked)	/* under the byte: '>', 16 digits, ':', then " xx" per byte */
+			pr_err("%*c\n", (int)(1 + 16 + 1 + 3 * (shadow - row) + 2), '^');
 	}
 }
 
