@@ -50,7 +50,6 @@ void *kasan_slab_alloc(struct kmem_cache *s, void *obj);
 void *kasan_kmalloc(struct kmem_cache *s, void *obj, size_t size);
 bool kasan_slab_free(struct kmem_cache *s, void *obj, void *caller);
 void kasan_cache_shrink(struct kmem_cache *s);
-void kasan_quarantine_drain(void);
 unsigned long kasan_quarantine_pages(void);
 void *kasan_kmalloc_large(void *ptr, size_t size);
 void kasan_krealloc(const void *obj, size_t new_size);
@@ -107,7 +106,6 @@ static inline bool kasan_slab_free(struct kmem_cache *s, void *obj, void *caller
 	return false;
 }
 static inline void kasan_cache_shrink(struct kmem_cache *s) { (void)s; }
-static inline void kasan_quarantine_drain(void) {}
 static inline unsigned long kasan_quarantine_pages(void)
 {
 	return 0;

@@ -1014,7 +1014,6 @@ static unsigned long slab_shrink_scan(struct shrinker *shrinker, struct shrink_c
 	struct kmem_cache *s;
 
 	(void)shrinker;
-	kasan_quarantine_drain();
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list) {
 		if (freed >= sc->nr_to_scan)

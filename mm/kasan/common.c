@@ -22,6 +22,7 @@
  */
 #include "mm/kasan/kasan.h"
 #include "mm/maccess.h"
+#include "mm/vmstat.h"
 
 /* Linux's redzone sizes: bigger objects, bigger overflows to catch. */
 static unsigned int optimal_redzone(unsigned int object_size)
@@ -165,6 +166,7 @@ bool kasan_slab_free(struct kmem_cache *s, void *obj, void *caller)
 		if (checked)
 			return false;
 		kasan_report_invalid_free(obj, (unsigned long)caller, "double-free");
+		count_vm_event(SLAB_BAD_FREE);
 		return true;
 	}
 	kasan_poison(obj, s->object_size, KASAN_SLAB_FREE);

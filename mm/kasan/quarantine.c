@@ -10,10 +10,9 @@
  * the oldest objects really go back to their slabs, where the poison stays
  * until they are handed out again.
  *
- * Shrinking a cache (kmem_cache_shrink(), kmem_cache_destroy(), and the
- * flushes tests use to count objects) first gives back its objects here,
- * and the slab's shrinker gives back all of them: memory pressure never
- * waits on the quarantine.  Only caches without slab debugging use it
+ * Shrinking a cache (kmem_cache_shrink(), kmem_cache_destroy(), the
+ * slab's shrinker, and the flushes tests use to count objects) first gives
+ * back its objects here: memory pressure never waits on the quarantine.  Only caches without slab debugging use it
  * (debugging checks each free at once, mm/slab_debug.c).
  */
 #include "mm/kasan/kasan.h"
@@ -83,8 +82,14 @@ void kasan_quarantine_put(struct kmem_cache *s, void *obj)
 	free_list(evicted);
 }
 
-/* Take out the objects of cache @s (all of them if @s is NULL), and free them. */
-static void remove_objects(struct kmem_cache *s)
+/**
+ * kasan_cache_shrink - give back the quarantined objects of @s
+ *
+ * kmem_cache_shrink() and kmem_cache_flush_cpus() call it first, and so
+ * the slab's shrinker, cache by cache.
+ * Context: any.
+ */
+void kasan_cache_shrink(struct kmem_cache *s)
 {
 	void *taken = NULL, **taken_tail = &taken, **link = &head, *obj;
 	unsigned long flags;
@@ -94,7 +99,7 @@ static void remove_objects(struct kmem_cache *s)
 	while ((obj = *link)) {
 		struct kmem_cache *c = obj_cache(obj);
 
-		if (s && c != s) {
+		if (c != s) {
 			tail = obj;
 			link = next_of(obj);
 			continue;
@@ -107,22 +112,6 @@ static void remove_objects(struct kmem_cache *s)
 	}
 	spin_unlock_irqrestore(&quarantine_lock, flags);
 	free_list(taken);
-}
-
-/**
- * kasan_cache_shrink - give back the quarantined objects of @s
- *
- * Context: any.
- */
-void kasan_cache_shrink(struct kmem_cache *s)
-{
-	remove_objects(s);
-}
-
-/** kasan_quarantine_drain - give back every quarantined object (the slab's shrinker) */
-void kasan_quarantine_drain(void)
-{
-	remove_objects(NULL);
 }
 
 /** kasan_quarantine_pages - what the quarantine holds, in pages (for the shrinker's count) */
