@@ -29,6 +29,7 @@
 #include "test_log.h"
 #include "slab_test.h"
 #include "mm/kasan.h"
+#include "mm/kvmalloc.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 #include "mm/vmalloc.h"
@@ -439,6 +440,50 @@ static void krealloc_less_oob(struct kunit *test)
 	kfree(p);
 }
 
+/*
+ * kvrealloc() in place: vmalloc memory grown within its pages may be used
+ * to its new end (and is zeroed with __GFP_ZERO); shrunk, what it gave up
+ * is caught again.  Slab memory likewise.
+ */
+static void kvrealloc_in_place(struct kunit *test)
+{
+	u8 *v = vmalloc(5000), *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	p = kvrealloc(v, 8000, GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_PTR_EQ(test, p, v);		/* two pages hold 8000 bytes */
+	KUNIT_EXPECT_EQ(test, p[7999], 0);
+	p[7999] = 1;
+	expect_no_report(test, "the last byte kvrealloc() gave");
+	p = kvrealloc(p, 6000, GFP_KERNEL);
+	KUNIT_ASSERT_PTR_EQ(test, p, v);
+	OPTIMIZER_HIDE_VAR(p);
+	p[6000] = 1;
+	expect_report(test, "vmalloc-out-of-bounds", "kvrealloc_in_place", "Write", 1, p + 6000);
+	kvfree(p);
+
+	p = kvmalloc(100, GFP_KERNEL);		/* kmalloc-128 */
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p = kvrealloc(p, 120, GFP_KERNEL);
+	p[119] = 1;
+	expect_no_report(test, "the last byte kvrealloc() gave (slab)");
+	p = kvrealloc(p, 50, GFP_KERNEL);
+	OPTIMIZER_HIDE_VAR(p);
+	p[50] = 1;
+	expect_report(test, "slab-out-of-bounds", "kvrealloc_in_place", "Write", 1, p + 50);
+	kvfree(p);
+}
+
+/* vfree_atomic() links the area through its first word: even one of a single byte. */
+static void vfree_atomic_of_one_byte(struct kunit *test)
+{
+	u8 *v = vmalloc(1);
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	vfree_atomic(v);
+	expect_no_report(test, "vfree_atomic() of a one-byte area");
+}
+
 static struct kunit_case kasan_cases[] = {
 	KUNIT_CASE(kmalloc_oob_right),
 	KUNIT_CASE(kmalloc_oob_left),
@@ -456,6 +501,8 @@ static struct kunit_case kasan_cases[] = {
 	KUNIT_CASE(kmalloc_double_free),
 	KUNIT_CASE(correct_accesses_not_reported),
 	KUNIT_CASE(krealloc_less_oob),
+	KUNIT_CASE(kvrealloc_in_place),
+	KUNIT_CASE(vfree_atomic_of_one_byte),
 	{}
 };
 
