@@ -690,6 +690,8 @@ void vfree_atomic(const void *addr)
 		return;
 	}
 	p = this_cpu_ptr(&vfree_deferred);
+	/* The link is the area's first word, which a tiny vmalloc() did not hand out (KASAN). */
+	kasan_unpoison_vmalloc(addr, sizeof(void *));
 	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
 	do {
 		*(void **)addr = head;
