@@ -91,6 +91,7 @@ NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
 .PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench clean deps \
+	kasan-kernels \
 	bench-linux compile_commands.json
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
@@ -173,20 +174,38 @@ debug: deps $(RUN_ISO)
 		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true
 
+# The KASAN kernels (make KASAN=1) that make test boots on the matrix lines that
+# say "kasan" and for the runner's KASAN self-test: built in $(BUILD)/kasan.
+KASAN_KERNELS := --kasan-kernel $(BUILD)/kasan/kernel.elf \
+	--kasan-selftest-kernel $(BUILD)/kasan/selftest.elf
+kasan-kernels: FORCE
+	@$(MAKE) --no-print-directory KASAN=1 BUILD=$(BUILD)/kasan $(BUILD)/kasan/kernel.elf \
+		$(BUILD)/kasan/selftest.elf
+
 # The whole suite: host tests, then the QEMU matrix (tests/matrix.txt), then
 # the runner's own self-test.  The last line is "N passed, N failed".
-test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf
-	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
-		--matrix tests/matrix.txt --host-results $(BUILD)/host/results.txt \
+# With KASAN=1: only the matrix's KASAN machines and the KASAN self-test.
+ifeq ($(KASAN),1)
+test: deps $(KERNEL) $(BUILD)/selftest.elf
+	$(PYTHON) tests/qemu_runner.py all --only-kasan --kernel $(KERNEL) --kasan-kernel $(KERNEL) \
+		--selftest-kernel $(BUILD)/selftest.elf --kasan-selftest-kernel $(BUILD)/selftest.elf \
+		--matrix tests/matrix.txt \
 		--tests '$(TESTS)' --timeout $(TIMEOUT)
+else
+test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf kasan-kernels
+	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
+		$(KASAN_KERNELS) --matrix tests/matrix.txt --host-results $(BUILD)/host/results.txt \
+		--tests '$(TESTS)' --timeout $(TIMEOUT)
+endif
 
 test-qemu: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py test --kernel $(KERNEL) --tests '$(TESTS)' \
 		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args '$(QEMU_ARGS)' \
 		--cmdline '$(CMDLINE)'
 
-test-selftest: deps $(BUILD)/selftest.elf
-	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf
+test-selftest: deps $(BUILD)/selftest.elf kasan-kernels
+	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf \
+		--kasan-selftest-kernel $(BUILD)/kasan/selftest.elf
 
 # The benchmark kernel: the test kernel without the self-checks (CONFIG_DEBUG_VM,
 # CONFIG_DEBUG_SPINLOCK), built in its own directory, as a distribution ships Linux.
