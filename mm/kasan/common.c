@@ -131,16 +131,20 @@ void *kasan_slab_alloc(struct kmem_cache *s, void *obj)
 
 /**
  * kasan_kmalloc - kmalloc(@size) got @obj from @s: the bytes past @size
- * become redzone, so an overflow by one byte is caught
+ * become redzone, so an overflow by one byte is caught (and past the
+ * object, if @s was too small a size class)
  *
  * Return: @obj.
  */
 void *kasan_kmalloc(struct kmem_cache *s, void *obj, size_t size)
 {
-	unsigned long end = ALIGN(size, KASAN_GRANULE_SIZE);
+	unsigned long end;
 
 	if (!obj)
 		return NULL;
+	/* A size class too small for @size (an allocator bug): the first write past it is caught. */
+	size = min(size, (size_t)s->object_size);
+	end = ALIGN(size, KASAN_GRANULE_SIZE);
 	kasan_unpoison(obj, size);
 	kasan_poison((char *)obj + end, ALIGN(s->object_size, KASAN_GRANULE_SIZE) - end,
 		     KASAN_SLAB_REDZONE);
