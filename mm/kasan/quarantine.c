@@ -12,8 +12,9 @@
  *
  * Shrinking a cache (kmem_cache_shrink(), kmem_cache_destroy(), the
  * slab's shrinker, and the flushes tests use to count objects) first gives
- * back its objects here: memory pressure never waits on the quarantine.  Only caches without slab debugging use it
- * (debugging checks each free at once, mm/slab_debug.c).
+ * back its objects here: memory pressure never waits on the quarantine.
+ * Only caches without slab debugging use it (debugging checks each free
+ * at once, mm/slab_debug.c).
  */
 #include "mm/kasan/kasan.h"
 

@@ -9,8 +9,8 @@
  * catch: the kernel panics and stops the other CPUs), and a spinlock taken
  * twice on one CPU (reported, then a panic); that a skip shows its
  * reason; and, run on the KASAN kernel (make KASAN=1), that an
- * out-of-bounds write is reported by KASAN.  If the runner ever stopped noticing one of these, its self-test
- * would fail and so would `make test`.
+ * out-of-bounds write is reported by KASAN.  If the runner ever stopped
+ * noticing one of these, its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
