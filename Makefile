@@ -14,6 +14,8 @@
 #   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
+#   make KASAN=1         the kernels with KASAN (mm/kasan/), in build/kasan; with it,
+#                        make test runs the suites on the KASAN machine of the matrix
 #
 # Every .c under arch/x86_64, kernel, mm and lib is kernel code; every .c
 # under tests/kunit, tests/kernel, tests/bench and tests/soak is linked into
@@ -29,7 +31,8 @@ NASM ?= nasm
 PYTHON ?= python3
 HOSTCC ?= gcc
 
-BUILD := build
+KASAN ?= 0
+BUILD := $(if $(filter 1,$(KASAN)),build/kasan,build)
 KERNEL := $(BUILD)/kernel.elf
 ISO := $(BUILD)/kmem.iso
 
@@ -43,7 +46,9 @@ MEM ?= 256M
 CMDLINE ?=
 TIMEOUT ?= 300
 
-CORE_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)
+KASAN_C := $(wildcard mm/kasan/*.c) arch/x86_64/kasan_init.c
+CORE_C := $(filter-out $(KASAN_C),$(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)) \
+	$(if $(filter 1,$(KASAN)),$(KASAN_C))
 CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
 TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/soak/*.c)
 SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/soak/*.c)
@@ -63,11 +68,32 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-MMD -MP -I. -Itests $(KCONFIG)
 # Test code compares values of mixed signedness all the time, as Linux's does.
 TEST_KCFLAGS := -Wno-sign-compare
+
+# KASAN=1: every access checked against the shadow by a call (outline:
+# __asan_load8_noabort() and friends, mm/kasan/generic.c), stack and global
+# variables with redzones.  Not checked: KASAN itself, the slab's debugging
+# (it reads freed objects on purpose) and the plain memcpy/memset.
+ifeq ($(KASAN),1)
+KCFLAGS += -DCONFIG_KASAN=1
+ifeq ($(findstring clang,$(CC)),)
+KASAN_CFLAGS := -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
+	--param asan-instrumentation-with-call-threshold=0 --param asan-stack=1 \
+	--param asan-globals=1
+else
+KASAN_CFLAGS := -fsanitize=kernel-address -mllvm -asan-mapping-offset=0xdffffc0000000000 \
+	-mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-stack=1 \
+	-mllvm -asan-globals=1
+endif
+endif
+KASAN_SANITIZE_NO := mm/kasan/% arch/x86_64/kasan_init.c mm/slab_debug.c lib/string.c
+kasan_cflags = $(if $(filter $(KASAN_SANITIZE_NO),$(1)),,$(KASAN_CFLAGS))
+
 LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
 .PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench soak clean deps \
+	kasan-kernels \
 	bench-linux compile_commands.json
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
@@ -81,7 +107,8 @@ Q := $(if $(filter 1,$(V)),,@)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) -c $< -o $@
+	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) $(call kasan_cflags,$<) \
+		-c $< -o $@
 
 $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
@@ -149,20 +176,38 @@ debug: deps $(RUN_ISO)
 		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true
 
+# The KASAN kernels (make KASAN=1) that make test boots on the matrix lines that
+# say "kasan" and for the runner's KASAN self-test: built in $(BUILD)/kasan.
+KASAN_KERNELS := --kasan-kernel $(BUILD)/kasan/kernel.elf \
+	--kasan-selftest-kernel $(BUILD)/kasan/selftest.elf
+kasan-kernels: FORCE
+	@$(MAKE) --no-print-directory KASAN=1 BUILD=$(BUILD)/kasan $(BUILD)/kasan/kernel.elf \
+		$(BUILD)/kasan/selftest.elf
+
 # The whole suite: host tests, then the QEMU matrix (tests/matrix.txt), then
 # the runner's own self-test.  The last line is "N passed, N failed".
-test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf
-	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
-		--matrix tests/matrix.txt --host-results $(BUILD)/host/results.txt \
+# With KASAN=1: only the matrix's KASAN machines and the KASAN self-test.
+ifeq ($(KASAN),1)
+test: deps $(KERNEL) $(BUILD)/selftest.elf
+	$(PYTHON) tests/qemu_runner.py all --only-kasan --kernel $(KERNEL) --kasan-kernel $(KERNEL) \
+		--selftest-kernel $(BUILD)/selftest.elf --kasan-selftest-kernel $(BUILD)/selftest.elf \
+		--matrix tests/matrix.txt \
 		--tests '$(TESTS)' --timeout $(TIMEOUT)
+else
+test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf kasan-kernels
+	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
+		$(KASAN_KERNELS) --matrix tests/matrix.txt --host-results $(BUILD)/host/results.txt \
+		--tests '$(TESTS)' --timeout $(TIMEOUT)
+endif
 
 test-qemu: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py test --kernel $(KERNEL) --tests '$(TESTS)' \
 		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args '$(QEMU_ARGS)' \
 		--cmdline '$(CMDLINE)'
 
-test-selftest: deps $(BUILD)/selftest.elf
-	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf
+test-selftest: deps $(BUILD)/selftest.elf kasan-kernels
+	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf \
+		--kasan-selftest-kernel $(BUILD)/kasan/selftest.elf
 
 # The benchmark kernel: the test kernel without the self-checks (CONFIG_DEBUG_VM,
 # CONFIG_DEBUG_SPINLOCK), built in its own directory, as a distribution ships Linux.

@@ -27,4 +27,12 @@
 #define CONFIG_SLUB_DEBUG_ON	CONFIG_SLUB_DEBUG
 #endif
 
+/*
+ * KASAN, the kernel address sanitizer (mm/kasan/): only in the kernels
+ * that `make KASAN=1` builds (in build/kasan), which pass -DCONFIG_KASAN=1.
+ */
+#ifndef CONFIG_KASAN
+#define CONFIG_KASAN		0
+#endif
+
 #endif

@@ -26,6 +26,7 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
+#include "arch/x86_64/kasan.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/pic.h"
@@ -164,10 +165,11 @@ static void run_soak(void)
  * @magic: multiboot2 magic from EAX
  * @info: physical address of GRUB's boot information, from EBX
  */
-void kmain(u32 magic, u32 info)
+__no_sanitize_address void kmain(u32 magic, u32 info)
 {
 	unsigned long loglevel;
 
+	kasan_early_init();	/* a KASAN kernel's early shadow, before any stack redzone */
 	percpu_init_boot_cpu();
 	serial_init();
 	vsprintf_set_symbol_formatter(sprint_symbol);

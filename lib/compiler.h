@@ -32,6 +32,20 @@ typedef int64_t s64;
 #endif
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define __weak			__attribute__((weak))
+/* Not checked by KASAN (mm/kasan/): for code that looks at freed memory on purpose. */
+#define __no_sanitize_address	__attribute__((no_sanitize_address))
+
+/* KASAN_SANITIZED: this file is compiled with KASAN's checks (clang 14 only says it this way). */
+#if defined(__SANITIZE_ADDRESS__)
+#define KASAN_SANITIZED		1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KASAN_SANITIZED		1
+#endif
+#endif
+#ifndef KASAN_SANITIZED
+#define KASAN_SANITIZED		0
+#endif
 
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

@@ -26,6 +26,25 @@ long strscpy(char *dst, const char *src, size_t size);
 int glob_match(const char *pattern, const char *str);
 
 /*
+ * In a KASAN kernel (make KASAN=1) memcpy(), memset() and memmove() check
+ * the memory they touch (mm/kasan/shadow.c) and call these, the plain
+ * ones.  A file KASAN does not instrument - KASAN itself, the slab's
+ * debugging, which looks at freed memory on purpose - calls the plain
+ * ones directly, as in Linux (arch/x86/include/asm/string_64.h).
+ */
+#if defined(CONFIG_KASAN) && CONFIG_KASAN
+#include "lib/compiler.h"
+void *__memcpy(void *dst, const void *src, size_t n);
+void *__memmove(void *dst, const void *src, size_t n);
+void *__memset(void *s, int c, size_t n);
+#if !KASAN_SANITIZED
+#define memcpy(dst, src, n)	__memcpy(dst, src, n)
+#define memmove(dst, src, n)	__memmove(dst, src, n)
+#define memset(s, c, n)		__memset(s, c, n)
+#endif
+#endif
+
+/*
  * memzero_explicit - memset(@s, 0, @count) that the compiler may not drop,
  * even when @s is about to be freed (a secret must not stay behind).
  */

@@ -26,8 +26,10 @@
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/kasan.h"
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
+#include "arch/x86_64/stacktrace.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/traps.h"
 

@@ -10,6 +10,7 @@
  * page-table pages.
  */
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/memblock.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -112,6 +113,7 @@ void mm_init(void)
 		ram[n++] = (struct phys_range){ r->base, r->base + r->size };
 	paging_init(ram, n);
 	memblock.limit = ~(phys_addr_t)0;	/* all RAM is mapped now */
+	kasan_init(ram, n);			/* a KASAN kernel's shadow of RAM, from memblock */
 	sparse_init();
 	/* Before mm_core_init(): the zones' per-CPU lists come from alloc_percpu(). */
 	setup_per_cpu_areas(memblock_percpu_area);

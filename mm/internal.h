@@ -168,6 +168,9 @@ struct kmem_cache {
 	unsigned long reciprocal_size;	/* 2^44 / size, rounded up: slot index by multiply */
 	unsigned int sheaf_capacity;
 	unsigned long random;		/* freelist hardening secret */
+#if CONFIG_KASAN
+	unsigned int kasan_meta_offset;	/* of struct kasan_meta, from the object's start */
+#endif
 	void (*ctor)(void *obj);
 	const char *name;
 	struct list_head list;		/* on slab_caches */
@@ -248,6 +251,7 @@ void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj);
 void *slab_freelist(const struct kmem_cache *s, const struct page *slab);
 void kmem_cache_flush_cpus(struct kmem_cache *s);
 void kmem_cache_shrink_all(void);
+void slab_free_quarantined(void *obj);
 unsigned long cache_sheaf_objects(struct kmem_cache *s);
 void kmem_cache_init(void);
 

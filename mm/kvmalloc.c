@@ -31,6 +31,7 @@
  */
 #include "mm/kvmalloc.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -257,6 +258,24 @@ static size_t kvmalloc_usable_size(const void *p, const void *caller)
 	return vm->size - PAGE_SIZE;
 }
 
+/*
+ * @p keeps its memory for @size bytes: a vmalloc area records its new
+ * size, and in a KASAN kernel exactly those bytes become accessible.
+ */
+static void kvrealloc_in_place(const void *p, size_t size)
+{
+	struct vm_struct *vm;
+
+	if (!is_vmalloc_addr(p)) {
+		kasan_krealloc(p, size);
+		return;
+	}
+	vm = find_vm_area(p);
+	kasan_poison_vmalloc(p, vm->size - PAGE_SIZE);
+	kasan_unpoison_vmalloc(p, size);
+	vm->requested_size = size;
+}
+
 /**
  * kvrealloc - resize memory from kvmalloc(), keeping its contents
  * @p: the memory, or NULL (then it is kvmalloc())
@@ -290,12 +309,12 @@ void *kvrealloc(const void *p, size_t size, gfp_t flags)
 		return NULL;
 	old = is_vmalloc_addr(p) ? find_vm_area(p)->requested_size : usable;
 	if (size <= usable && (!is_vmalloc_addr(p) || size > PAGE_SIZE)) {
+		/* The slab keeps no size: zero what a shrink gives up, while it is still ours. */
+		if (!is_vmalloc_addr(p) && flags & __GFP_ZERO)
+			memset((char *)p + size, 0, usable - size);
+		kvrealloc_in_place(p, size);
 		if (flags & __GFP_ZERO && size > old)
 			memset((char *)p + old, 0, size - old);
-		if (is_vmalloc_addr(p))
-			find_vm_area(p)->requested_size = size;
-		else if (flags & __GFP_ZERO)	/* the slab keeps no size: zero what a shrink gives up */
-			memset((char *)p + size, 0, usable - size);
 		return (void *)p;
 	}
 	n = kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy), caller);

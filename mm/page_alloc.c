@@ -28,6 +28,7 @@
 #include "mm/page_alloc.h"
 #include "mm/mmzone.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/mmdebug.h"
 #include "mm/oom.h"
 #include "mm/vmstat.h"
@@ -605,6 +606,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 	page_set(page, PG_allocated);
 	if ((gfp & __GFP_COMP) && order)
 		prep_compound_page(page, order);
+	kasan_alloc_pages(page, order);
 	check_poison_block(page, order);
 	if (gfp & __GFP_ZERO) {
 		for (unsigned long i = 0; i < (1UL << order); i++)
@@ -769,6 +771,7 @@ static __always_inline void free_block_prepare(struct page *page, unsigned int o
 		free_compound_page(page, order);
 	page->private = 0;
 	poison_block(page, order);
+	kasan_free_pages(page, order);
 	count_vm_event(PGFREE);
 	count_vm_event(PGFREE_ORDER0 + order);
 }

@@ -13,6 +13,7 @@
  * pattern when they are handed out again, catching writes after free.
  */
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/vmstat.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -151,14 +152,21 @@ bool free_pages_addr_check(unsigned long addr, unsigned int order, void *caller)
 	return true;
 }
 
-/** __poison_block - fill a block being freed with PAGE_POISON (poisoning is on) */
+/*
+ * __poison_block - fill a block being freed with PAGE_POISON (poisoning is on)
+ *
+ * In a KASAN kernel the block may still carry its last owner's shadow (a
+ * slab's redzones): these writes are the allocator's, not a bad access.
+ */
 void __poison_block(struct page *page, unsigned int order)
 {
+	kasan_disable_current();
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		memset(page_address(page + i), PAGE_POISON, PAGE_SIZE);
 		page_set(page + i, PG_poisoned);
 		__atomic_fetch_add(&nr_poisoned, 1, __ATOMIC_RELAXED);
 	}
+	kasan_enable_current();
 }
 
 /** __check_poison_block - report a block whose poison was overwritten while free */

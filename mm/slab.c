@@ -50,6 +50,7 @@
  * mm/slab_monitor.c.  docs/slab.md tells the whole story with figures.
  */
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/mmdebug.h"
 #include "mm/percpu.h"
 #include "mm/shrinker.h"
@@ -82,12 +83,14 @@ static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0 };
  * address; so it is stored xor'ed with the cache's secret and with where it
  * is stored (CONFIG_SLAB_FREELIST_HARDENED), and checked when read back.
  */
-static unsigned long freeptr_encode(const struct kmem_cache *s, void *ptr, void *where)
+static __no_sanitize_address unsigned long freeptr_encode(const struct kmem_cache *s, void *ptr,
+							  void *where)
 {
 	return (unsigned long)ptr ^ s->random ^ __builtin_bswap64((unsigned long)where);
 }
 
-static void set_freepointer(struct kmem_cache *s, void *obj, void *next)
+/* The free pointer is inside a free object: KASAN must not check these two. */
+static __no_sanitize_address void set_freepointer(struct kmem_cache *s, void *obj, void *next)
 {
 	void **where = (void **)((char *)obj + s->offset);
 
@@ -101,7 +104,7 @@ static void set_freepointer(struct kmem_cache *s, void *obj, void *next)
  * free object was written to: reported, and NULL returned, so the rest of
  * the freelist is dropped (leaked, never handed out) rather than followed.
  */
-void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj)
+__no_sanitize_address void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj)
 {
 	void **where = (void **)((char *)obj + s->offset);
 	void *next = (void *)(*(unsigned long *)where ^ s->random ^
@@ -199,11 +202,15 @@ static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 	slab->objects = (u16)min((PAGE_SIZE << order) / s->size, 0xffffUL);
 	p = (char *)slab_address(slab) + s->red_left_pad;
 	set_slab_freelist(slab, p);
+	kasan_poison_slab(slab);
 	for (unsigned int i = 0; i < slab->objects; i++, p += s->size) {
 		if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS))
 			init_object_debug(s, slab, p);
-		if (s->ctor)
+		if (s->ctor) {
+			kasan_unpoison_new_object(s, p);
 			s->ctor(p);	/* once per object, when its slab is made */
+			kasan_poison_new_object(s, p);
+		}
 		set_freepointer(s, p, i + 1 < slab->objects ? p + s->size : NULL);
 	}
 	return slab;
@@ -576,6 +583,7 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp, int nod
 		obj = alloc_from_slabs(s, gfp, node, caller);
 	else
 		obj = alloc_from_new_sheaf(s, gfp, caller);
+	obj = kasan_slab_alloc(s, obj);
 	if (obj && (gfp & __GFP_ZERO))
 		memset(obj, 0, s->object_size);
 	return obj;
@@ -614,6 +622,7 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	obj = sheaf->objects[--size];
 	sheaf->size = size;
 	local_irq_restore(flags);
+	obj = kasan_slab_alloc(s, obj);
 	if (unlikely(gfp & __GFP_ZERO))
 		return zero_object(s, obj);
 	return obj;
@@ -654,23 +663,18 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj, unsigned long 
 }
 
 /*
- * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in
- * @slab of cache @s (the callers checked that much).  The fast path is a
- * push onto this CPU's main sheaf, after checking that @obj is where an
- * object starts (a multiply, no divide) and was not the last one freed
- * here (a double free caught even without debugging).
+ * do_slab_free - @obj goes back: to its slab (a checked cache's, or one
+ * without sheaves), else onto this CPU's main sheaf after checking that it
+ * was not the last one freed here (a double free caught even without
+ * debugging).
  */
-static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
-				      void *caller)
+static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+					 void *caller)
 {
 	struct slab_sheaf *sheaf;
 	unsigned long flags;
 	unsigned int size;
 
-	if (unlikely(!object_in_slab(s, slab, obj))) {
-		bad_object_pointer(s, obj, caller);
-		return;
-	}
 	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))) {
 		free_to_slab(s, slab, obj, caller);
 		return;
@@ -691,6 +695,34 @@ static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, v
 	sheaf->size = size + 1;
 	local_irq_restore(flags);
 }
+
+/*
+ * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in
+ * @slab of cache @s (the callers checked that much).  It must be where an
+ * object starts (a multiply, no divide).  In a KASAN kernel the object may
+ * wait in KASAN's quarantine first (mm/kasan.h).
+ */
+static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+				      void *caller)
+{
+	if (unlikely(!object_in_slab(s, slab, obj))) {
+		bad_object_pointer(s, obj, caller);
+		return;
+	}
+	if (kasan_slab_free(s, obj, caller))
+		return;
+	do_slab_free(s, slab, obj, caller);
+}
+
+#if CONFIG_KASAN
+/** slab_free_quarantined - @obj leaves KASAN's quarantine, back to its slab or a sheaf */
+void slab_free_quarantined(void *obj)
+{
+	struct page *slab = virt_to_slab(obj);
+
+	do_slab_free(slab->slab_cache, slab, obj, __builtin_return_address(0));
+}
+#endif
 
 /**
  * kmem_cache_alloc - an object from cache @s
@@ -859,6 +891,7 @@ static void flush_barns(struct kmem_cache *s)
  */
 void kmem_cache_flush_cpus(struct kmem_cache *s)
 {
+	kasan_cache_shrink(s);
 	if (s->flags & SLAB_NO_SHEAVES || s->flags & SLAB_DEBUG_FLAGS)
 		return;
 	on_each_cpu(flush_cpu_sheaves, s, 1);
@@ -959,6 +992,7 @@ static unsigned long slab_shrink_count(struct shrinker *shrinker, struct shrink_
 
 	(void)shrinker;
 	(void)sc;
+	pages += kasan_quarantine_pages();
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list) {
 		int nid;
@@ -1070,6 +1104,7 @@ static void calculate_sizes(struct kmem_cache *s)
 	}
 	if (s->flags & SLAB_STORE_USER)
 		size += 2 * sizeof(struct track);
+	size = kasan_cache_create(s, size);
 	s->size = ALIGN(s->red_left_pad + size, s->align);
 	calculate_order(s);
 	s->reciprocal_size = ((1UL << SLAB_RECIPROCAL_SHIFT) + s->size - 1) / s->size;

@@ -11,6 +11,7 @@
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
 
+#include "kernel/config.h"
 #include "mm/gfp.h"
 #include "mm/page_alloc.h"
 
@@ -84,9 +85,12 @@ static __always_inline unsigned int kmalloc_index(size_t size)
 	return KMALLOC_SHIFT_HIGH;
 }
 
-/* Can kmalloc(@size, @flags) pick its cache when it is compiled? */
+/*
+ * Can kmalloc(@size, @flags) pick its cache when it is compiled?  Not in a
+ * KASAN kernel: there the size asked for is needed too, to poison the rest.
+ */
 #define kmalloc_is_constant(size, flags)				\
-	(__builtin_constant_p(size) && (size) && (size) <= KMALLOC_MAX_CACHE_SIZE && \
+	(!CONFIG_KASAN && __builtin_constant_p(size) && (size) && (size) <= KMALLOC_MAX_CACHE_SIZE && \
 	 __builtin_constant_p(flags) && !((flags) & (__GFP_DMA | __GFP_DMA32)))
 
 /**

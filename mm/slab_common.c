@@ -19,6 +19,7 @@
  * anything else was not handed out by kmalloc(), and is reported.
  */
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
@@ -94,17 +95,19 @@ static void *kmalloc_large(size_t size, gfp_t flags, int node, void *caller)
 		return NULL;
 	page_set(page, PG_large_kmalloc);
 	count_vm_event(KMALLOC_LARGE);
-	return page_address(page);
+	return kasan_kmalloc_large(page_address(page), size);
 }
 
 static __always_inline void *kmalloc_caller(size_t size, gfp_t flags, int node, void *caller)
 {
+	struct kmem_cache *s;
+
 	if (unlikely(!size))
 		return ZERO_SIZE_PTR;
 	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE || (flags & (__GFP_DMA | __GFP_DMA32))))
 		return kmalloc_large(size, flags, node, caller);
-	return kmalloc_from_cache(kmalloc_caches[kmalloc_index_runtime(size)], flags, node,
-				  caller);
+	s = kmalloc_caches[kmalloc_index_runtime(size)];
+	return kasan_kmalloc(s, kmalloc_from_cache(s, flags, node, caller), size);
 }
 
 /** __kmalloc - kmalloc() of a size only known at run time (see mm/slab.h) */
@@ -180,6 +183,7 @@ void kfree_not_slab(const void *obj, struct page *page, void *caller)
 static size_t ksize_caller(const void *objp, void *caller)
 {
 	struct page *page;
+	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
@@ -187,16 +191,19 @@ static size_t ksize_caller(const void *objp, void *caller)
 	if (!page)
 		return 0;
 	if (PageSlab(page)) {
-		if (likely(object_in_slab(page->slab_cache, page, objp)))
-			return page->slab_cache->object_size;
-		bad_kfree(objp, caller, "inside a slab object, not at its start");
-		return 0;
-	}
-	if (unlikely(objp != page_address(page))) {
+		if (unlikely(!object_in_slab(page->slab_cache, page, objp))) {
+			bad_kfree(objp, caller, "inside a slab object, not at its start");
+			return 0;
+		}
+		size = page->slab_cache->object_size;
+	} else if (unlikely(objp != page_address(page))) {
 		kfree_not_slab(objp, page, caller);	/* reported as kfree() reports it */
 		return 0;
+	} else {
+		size = PAGE_SIZE << page->private;
 	}
-	return PAGE_SIZE << page->private;
+	kasan_unpoison_range(objp, size);	/* all of it may be used now, as in Linux */
+	return size;
 }
 
 /** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
@@ -246,8 +253,10 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	ks = ksize_caller(p, caller);
 	if (!ks)
 		return NULL;		/* not what kmalloc() handed out: reported */
-	if (new_size <= ks)
+	if (new_size <= ks) {
+		kasan_krealloc(p, new_size);
 		return (void *)p;
+	}
 	ret = kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
 	if (ret) {
 		memcpy(ret, p, ks);

@@ -38,6 +38,7 @@
  * docs/vmalloc.md tells the story with pictures and figures.
  */
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
 #include "mm/slab.h"
@@ -96,6 +97,7 @@ static void free_spares(struct list_head *extra)
 }
 
 static void purge_vmap_area_lazy(void);
+static void free_vmap_area(struct vmap_area *va);
 
 /*
  * A busy area of @size bytes (the guard page included), aligned to @align.
@@ -140,6 +142,10 @@ retry:
 	take_extra_spares(&extra);
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 	free_spares(&extra);
+	if (kasan_populate_vmalloc(addr, size, gfp)) {
+		free_vmap_area(va);
+		return NULL;
+	}
 	return va;
 fail:
 	kmem_cache_free(vmap_area_cachep, va);
@@ -477,6 +483,7 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 		vm->flags |= VM_HUGE_PAGES;
 	else if (vmalloc_area_pages(vm, ALIGN(size, PAGE_SIZE), gfp, 0, PAGE_KERNEL))
 		goto fail;
+	kasan_unpoison_vmalloc(vm->addr, size);
 	va->vm = vm;		/* from now on find_vm_area() sees it */
 	return vm->addr;
 fail:
@@ -646,6 +653,7 @@ static void __vfree(const void *addr, const void *caller)
 		return;
 	vm = va->vm;
 	pages = vm->nr_pages << vm->page_order;
+	kasan_poison_vmalloc(vm->addr, va_size(va));
 	/* Unmapped first: the pages go back now, their translations at the purge. */
 	vunmap_range_noflush(va->va_start, va->va_end - PAGE_SIZE);
 	free_vm_pages(vm);
@@ -699,6 +707,8 @@ static void vfree_deferred_add(const void *addr, const void *caller)
 		return;
 	}
 	p = this_cpu_ptr(&vfree_deferred);
+	/* The link is the area's first word, which a tiny vmalloc() did not hand out (KASAN). */
+	kasan_unpoison_vmalloc(addr, sizeof(void *));
 	head = __atomic_load_n(&p->head, __ATOMIC_RELAXED);
 	do {
 		*(void **)addr = head;
@@ -781,6 +791,7 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
 		return NULL;
 	}
 	vm->nr_pages = count;
+	kasan_unpoison_vmalloc(vm->addr, size);
 	va->vm = vm;
 	return vm->addr;
 }
@@ -802,6 +813,7 @@ void vunmap(const void *addr)
 	if (!va)
 		return;
 	vm = va->vm;
+	kasan_poison_vmalloc(vm->addr, va_size(va));
 	vunmap_range_noflush(va->va_start, va->va_end - PAGE_SIZE);
 	free_vmap_area_lazy(va, vm->nr_pages);
 	kfree(vm);

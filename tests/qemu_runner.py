@@ -28,7 +28,9 @@ as its last line where it runs tests):
   bench     run the benchmarks and print their table (make bench)
   monitor   bad input at the monitor prompt, and the docs' transcripts
             (tests/monitor_check.py; make test-monitor)
-  all       host results + the QEMU matrix + monitor + the self-test (make test)
+  all       host results + the QEMU matrix + monitor + the self-test (make test);
+            the matrix lines that say "kasan" and the KASAN self-test boot the
+            KASAN kernels (make KASAN=1), and --only-kasan runs only those
 """
 
 import argparse
@@ -328,20 +330,24 @@ def report(run):
 
 
 def split_config(options):
-    """'uefi cmdline=page_poison=1 -machine q35 ...' -> (True, 'page_poison=1', ['-machine', ...])
+    """'uefi cmdline=page_poison=1 -machine q35 ...' -> (True, False, 'page_poison=1', ['-machine', ...])
 
-    Before the QEMU options a matrix line may say "uefi" (boot through OVMF)
-    and "cmdline=WORDS" (more kernel command line; quote it for spaces).
+    Before the QEMU options a matrix line may say "uefi" (boot through OVMF),
+    "kasan" (boot the KASAN kernel, make KASAN=1) and "cmdline=WORDS" (more
+    kernel command line; quote it for spaces).
     """
     words = shlex.split(options)
-    uefi, cmdline = False, ""
-    while words and (words[0] == "uefi" or words[0].startswith("cmdline=")):
+    uefi = kasan = False
+    cmdline = ""
+    while words and (words[0] in ("uefi", "kasan") or words[0].startswith("cmdline=")):
         word = words.pop(0)
         if word == "uefi":
             uefi = True
+        elif word == "kasan":
+            kasan = True
         else:
             cmdline += " " + word[len("cmdline="):]
-    return uefi, cmdline.strip(), words
+    return uefi, kasan, cmdline.strip(), words
 
 
 # ---------------------------------------------------------------- self-test
@@ -384,6 +390,10 @@ SELFTESTS = [
      "selftest_spin_recursion", 60,
      lambda r, text: any("panicked" in p and "spinlock_taken_twice" in p for p in r.problems)
      and "BUG: spinlock recursion" in text),
+    ("an out-of-bounds write is reported by KASAN, naming the function, and the kernel goes on",
+     "selftest_kasan", 120,
+     lambda r, text: any(l.startswith("BUG: KASAN: slab-out-of-bounds in kasan_oob_write+0x")
+                         for l in r.oops) and r.passed == 1 and not r.problems),
     ("a passing suite passes",
      "selftest_pass", 120,
      lambda r, text: r.passed >= 1 and r.failed == 0 and not r.problems),
@@ -398,14 +408,21 @@ SELFTESTS = [
 ]
 
 
-def selftest(kernel):
+# The self-tests that run on the KASAN build of the self-test kernel.
+KASAN_SELFTESTS = {"selftest_kasan"}
+
+
+def selftest(kernel, kasan_kernel, only_kasan=False):
     passed = failed = 0
     runs = {}
     print("runner self-test: each run below is meant to fail in one way; "
           "the runner must notice exactly that", flush=True)
     for what, glob, timeout, check in SELFTESTS:
+        if only_kasan and glob not in KASAN_SELFTESTS:
+            continue
         if glob not in runs:
-            runs[glob] = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M", "-smp", "2"],
+            runs[glob] = run_tests(kasan_kernel if glob in KASAN_SELFTESTS else kernel, glob,
+                                   ["-machine", "pc", "-m", "128M", "-smp", "2"],
                                    False, timeout, "selftest-" + glob)
         run = runs[glob]
         text = "\n".join(report_lines(run))
@@ -429,7 +446,7 @@ def cmd_test(a):
 
 
 def cmd_selftest(a):
-    passed, failed = selftest(a.selftest_kernel)
+    passed, failed = selftest(a.selftest_kernel, a.kasan_selftest_kernel)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
@@ -631,26 +648,32 @@ def cmd_monitor(a):
 
 
 def cmd_all(a):
-    passed, failed = read_host_results(a.host_results)
-    skipped = 0
-    print("host tests: %d passed, %d failed" % (passed, failed), flush=True)
+    passed = failed = skipped = 0
+    if not a.only_kasan:
+        passed, failed = read_host_results(a.host_results)
+        print("host tests: %d passed, %d failed" % (passed, failed), flush=True)
     for name, options in read_matrix(a.matrix):
-        uefi, cmdline, qemu_args = split_config(options)
+        uefi, kasan, cmdline, qemu_args = split_config(options)
+        if a.only_kasan and not kasan:
+            continue
         print("=== %s: %s" % (name, options.strip()), flush=True)
-        run = run_tests(a.kernel, a.tests, qemu_args, uefi, a.timeout, name, cmdline=cmdline)
+        run = run_tests(a.kasan_kernel if kasan else a.kernel, a.tests, qemu_args, uefi,
+                        a.timeout, name, cmdline=cmdline)
         report(run)
         passed, failed, skipped = passed + run.passed, failed + run.failed, skipped + run.skipped
         if any(p.startswith("NO TESTS") for p in run.problems):
             print("=== stopping: TESTS='%s' selects nothing on any machine" % a.tests)
             break
-    if a.tests == "*":
+    if a.only_kasan:
+        print("=== monitor: left out (KASAN=1 runs the KASAN machines and self-test)")
+    elif a.tests == "*":
         print("=== monitor: bad input at the prompt, and the docs' transcripts", flush=True)
         p, f = monitor_checks(a.kernel, a.matrix)
         passed, failed = passed + p, failed + f
     else:
         print("=== monitor: left out (TESTS='%s' selects in-kernel suites)" % a.tests)
     print("=== runner self-test", flush=True)
-    p, f = selftest(a.selftest_kernel)
+    p, f = selftest(a.selftest_kernel, a.kasan_selftest_kernel, a.only_kasan)
     passed, failed = passed + p, failed + f
     print("%d passed, %d failed%s" % (passed, failed,
                                       ", %d skipped" % skipped if skipped else ""))
@@ -678,10 +701,15 @@ def main():
         p.add_argument("--linux-reference",
                        default=os.path.join(ROOT, "tests", "bench", "linux-reference.txt"))
         p.add_argument("--selftest-kernel")
+        p.add_argument("--kasan-kernel", help="for the matrix lines that say kasan")
+        p.add_argument("--kasan-selftest-kernel", help="for the KASAN self-test")
+        p.add_argument("--only-kasan", action="store_true",
+                       help="only the KASAN machines and self-test (make test KASAN=1)")
         p.add_argument("--matrix")
         p.add_argument("--host-results")
     p = sub.add_parser("selftest")
     p.add_argument("--selftest-kernel", required=True)
+    p.add_argument("--kasan-selftest-kernel", required=True)
     p = sub.add_parser("soak")
     p.add_argument("--kernel", required=True)
     p.add_argument("--seconds", type=int, default=600)

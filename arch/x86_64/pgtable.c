@@ -34,6 +34,7 @@
  */
 #include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/kasan.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/err.h"
@@ -67,6 +68,20 @@ void pgtable_set_allocator(phys_addr_t (*alloc)(gfp_t gfp), void (*free)(phys_ad
 	alloc_table_page = alloc;
 	free_table_page = free;
 }
+
+#if CONFIG_KASAN
+/** pgtable_alloc_page - a zeroed page from the allocator mm/ registered; Return: it, or 0 */
+phys_addr_t pgtable_alloc_page(gfp_t gfp)
+{
+	return alloc_table_page ? alloc_table_page(gfp) : 0;
+}
+
+/** pgtable_free_page - give back a page pgtable_alloc_page() returned */
+void pgtable_free_page(phys_addr_t page)
+{
+	free_table_page(page);
+}
+#endif
 
 static u64 *current_top(void)
 {
@@ -433,6 +448,7 @@ void paging_init(const struct phys_range *ram, unsigned int nr_ranges)
 	map_image_part(_text, _etext, PAGE_KERNEL_RX);
 	map_image_part(_rodata, _erodata, PAGE_KERNEL_RO);
 	map_image_part(_data, _end, PAGE_KERNEL);
+	kasan_copy_early_shadow(init_top_pgt);
 	write_cr3(top);
 	pr_info("paging: direct map of %u RAM ranges with %s pages, kernel image W^X\n",
 		nr_ranges, has_gbpages ? "1 GiB/2 MiB" : "2 MiB");

@@ -62,6 +62,8 @@ struct phys_range {
 void zap_boot_identity_map(void);
 void pgtable_set_allocator(phys_addr_t (*alloc)(gfp_t gfp), void (*free)(phys_addr_t page));
 void paging_init(const struct phys_range *ram, unsigned int nr_ranges);
+phys_addr_t pgtable_alloc_page(gfp_t gfp);	/* for KASAN's shadow (kasan_init.c) */
+void pgtable_free_page(phys_addr_t page);
 bool paging_ready(void);
 
 int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot,

@@ -96,6 +96,13 @@ void set_fault_address_describer(fault_describer_t fn)
 	fault_describer = fn;
 }
 
+/** describe_fault_address - what mm/ knows of @addr (a vmalloc area...), if anything */
+void describe_fault_address(unsigned long addr)
+{
+	if (fault_describer)
+		fault_describer(addr);
+}
+
 /** show_regs - print the registers of an interrupted context, Linux's layout */
 void show_regs(const struct pt_regs *regs)
 {
@@ -131,8 +138,7 @@ static void report_page_fault(const struct pt_regs *regs, unsigned long addr)
 		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n", addr);
 	printk(KERN_EMERG "#PF: supervisor %s in kernel mode\n", access);
 	printk(KERN_EMERG "#PF: error_code(0x%04lx) - %s\n", err, why);
-	if (fault_describer)
-		fault_describer(addr);
+	describe_fault_address(addr);
 }
 
 static void die(const char *what, struct pt_regs *regs)

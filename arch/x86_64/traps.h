@@ -43,5 +43,6 @@ void stop_other_cpus(void);
  */
 typedef void (*fault_describer_t)(unsigned long addr);
 void set_fault_address_describer(fault_describer_t fn);
+void describe_fault_address(unsigned long addr);
 
 #endif

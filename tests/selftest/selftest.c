@@ -7,9 +7,10 @@
  * expectation, a fault inside a case (and recovery after it), an endless
  * loop, a triple fault, a panic, an oops on another CPU (which no case can
  * catch: the kernel panics and stops the other CPUs), and a spinlock taken
- * twice on one CPU (reported, then a panic); and that a skip shows its
- * reason.  If the runner ever stopped noticing one of these, its self-test
- * would fail and so would `make test`.
+ * twice on one CPU (reported, then a panic); that a skip shows its
+ * reason; and, run on the KASAN kernel (make KASAN=1), that an
+ * out-of-bounds write is reported by KASAN.  If the runner ever stopped
+ * noticing one of these, its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
@@ -17,6 +18,7 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/workqueue.h"
+#include "mm/slab.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
 
@@ -164,6 +166,24 @@ static struct kunit_suite spin_recursion_suite = {
 	.test_cases = spin_recursion_cases,
 };
 
+/* The bug KASAN exists for: one byte past a kmalloc()ed buffer (the slack of kmalloc-16). */
+static void kasan_oob_write(struct kunit *test)
+{
+	char *p = kmalloc(10, GFP_KERNEL);
+	size_t i = 10;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	__asm__ ("" : "=r"(i) : "0"(i));	/* hidden from the compiler's own checks */
+	p[i] = 'x';
+	kfree(p);
+}
+
+static struct kunit_case kasan_cases[] = {
+	KUNIT_CASE(kasan_oob_write),
+	{}
+};
+static struct kunit_suite kasan_suite = { .name = "selftest_kasan", .test_cases = kasan_cases };
+
 /* A skip is neither pass nor failure; the runner must still show its reason. */
 static void skipping_case(struct kunit *test)
 {
@@ -178,4 +198,5 @@ static struct kunit_case pass_cases[] = {
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
 
 kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
-		  &ap_oops_suite, &panic_printing_suite, &spin_recursion_suite, &pass_suite);
+		  &ap_oops_suite, &panic_printing_suite, &spin_recursion_suite, &kasan_suite,
+		  &pass_suite);
