@@ -151,3 +151,44 @@ bool flush_work(struct work_struct *work)
 		cpu_relax();
 	}
 }
+
+/*
+ * Is @cpu's list empty, with nothing running?  Under the lock: an item
+ * leaves the list and becomes current_work in one critical section.
+ */
+static bool worker_pool_idle(unsigned int cpu)
+{
+	struct worker_pool *pool = per_cpu_ptr(&worker_pool, cpu);
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	idle = !pool->head && !pool->current_work;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	return idle;
+}
+
+/**
+ * flush_scheduled_work - wait until every CPU's list is empty and idle
+ *
+ * For work that queues work of its own (vfree() from an interrupt hands the
+ * area to a CPU that frees it later): after this, everything queued before
+ * the call, and what it queued in turn, has run.  Work queued forever
+ * (a work item that requeues itself) makes it wait forever.
+ * Context: process context, interrupts on; not from a work item.
+ */
+void flush_scheduled_work(void)
+{
+	unsigned int cpu;
+
+	for (;;) {
+		bool idle = true;
+
+		run_deferred_work();
+		for_each_online_cpu(cpu)
+			idle &= worker_pool_idle(cpu);
+		if (idle)
+			return;
+		cpu_relax();
+	}
+}

@@ -40,7 +40,8 @@ static void *memblock_percpu_area(unsigned long size)
 
 /*
  * Page-table pages the kernel took from the buddy allocator and keeps (they
- * stay when they empty, docs/vmalloc.md): free-page accounting adds them back.
+ * stay when they empty, docs/vmalloc.md), KASAN's shadow pages included:
+ * free-page accounting (the tests, the soak) adds them back.
  */
 unsigned long nr_kernel_pagetable_pages;
 

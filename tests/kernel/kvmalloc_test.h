@@ -31,71 +31,21 @@
 /* @x as a value the compiler cannot see through: kvmalloc()'s out-of-line path. */
 #define runtime(x)	({ __typeof__((x) + 0) __v = (x); __asm__("" : "+r"(__v)); __v; })
 
-/* ---------------------------------------------------------------- deferred frees */
-
-static void kv_marker_fn(struct work_struct *work)
-{
-	(void)work;
-}
-
-/*
- * Wait until every vfree() an interrupt handler (or a caller with
- * interrupts off) deferred has run.  Such a free queues its CPU's vfree
- * work on some CPU's list (kernel/workqueue.c: CPU 0 hands it to an AP);
- * each list runs in order, so a marker queued behind it on every CPU has
- * run only after it.  Only frees deferred before the call are waited for.
- */
-static inline void kv_wait_deferred_frees(void)
-{
-	static struct work_struct markers[NR_CPUS];
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu) {
-		INIT_WORK(&markers[cpu], kv_marker_fn);
-		schedule_work_on(cpu, &markers[cpu]);
-	}
-	for_each_online_cpu(cpu)
-		flush_work(&markers[cpu]);
-}
-
 /* ---------------------------------------------------------------- every page back */
 
 struct kv_snapshot {
 	unsigned long free_pages;	/* nr_free_pages(), once everything is given back */
-	unsigned long table_pages;	/* page tables under the vmalloc space */
+	unsigned long table_pages;	/* page tables (and KASAN shadow) the kernel keeps */
 	unsigned long slab_pages;	/* pages of every cache's slabs */
 	unsigned long objects;		/* ... and the objects in use in them */
 	unsigned long busy, busy_bytes;	/* live vmalloc areas */
 	unsigned long lazy;		/* lazily freed areas (none after a purge) */
 };
 
-/*
- * The page-table pages under the vmalloc space: a PD for each present PDPT
- * entry, a PT for each present PD entry that is not a 2 MiB mapping.  (The
- * PDPTs themselves are made at boot and never freed.)
- */
+/* Page tables (and KASAN shadow) the kernel took and keeps: see vmalloc_test.h. */
 static inline unsigned long kv_vmalloc_table_pages(void)
 {
-	const u64 *pml4 = __va(read_cr3() & PTE_PFN_MASK);
-	unsigned long n = 0;
-
-	for (unsigned long a = VMALLOC_START; a < VMALLOC_END; a += PGDIR_SIZE) {
-		u64 top = pml4[(a >> PGDIR_SHIFT) % PTRS_PER_TABLE];
-		const u64 *pdpt = __va(top & PTE_PFN_MASK);
-
-		if (!(top & _PAGE_PRESENT))
-			continue;
-		for (unsigned int i = 0; i < PTRS_PER_TABLE; i++) {
-			const u64 *pd = __va(pdpt[i] & PTE_PFN_MASK);
-
-			if ((pdpt[i] & (_PAGE_PRESENT | _PAGE_PSE)) != _PAGE_PRESENT)
-				continue;
-			n++;
-			for (unsigned int j = 0; j < PTRS_PER_TABLE; j++)
-				n += (pd[j] & (_PAGE_PRESENT | _PAGE_PSE)) == _PAGE_PRESENT;
-		}
-	}
-	return n;
+	return READ_ONCE(nr_kernel_pagetable_pages);
 }
 
 static inline void kv_count_area(const struct vmap_area *va, bool lazy, void *arg)
@@ -152,7 +102,7 @@ static inline void kv_count_slabs(struct kv_snapshot *snap)
  */
 static inline void kv_settle(void)
 {
-	kv_wait_deferred_frees();
+	flush_scheduled_work();
 	for (int i = 0; i < 2; i++) {
 		vfree(vmalloc(PAGE_SIZE));
 		vm_unmap_aliases();

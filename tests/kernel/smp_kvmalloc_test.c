@@ -313,7 +313,7 @@ static void kvfree_in_an_interrupt_handler_frees_both_kinds(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, f[i].in_irq);
 		KUNIT_EXPECT_TRUE(test, f[i].intact);
 	}
-	kv_wait_deferred_frees();
+	flush_scheduled_work();
 	KUNIT_EXPECT_NULL(test, find_vm_area(b[1].p));
 	KUNIT_EXPECT_EQ(test, global_vm_event(VMALLOC_BAD_FREE) + global_vm_event(SLAB_BAD_FREE),
 			bad);

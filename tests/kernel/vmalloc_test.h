@@ -4,12 +4,12 @@
  * of an area and read back, and what "everything is back where it started"
  * means for vmalloc.
  *
- * Back where it started, after a purge: the same free pages (the per-CPU
+ * Back where it started, after the deferred vfree()s ran and a purge: the same free pages (the per-CPU
  * lists drained and the slab caches shrunk, so that the vm_structs and
  * vmap_areas a case freed are counted), but for two kinds of page that
  * vmalloc keeps for itself, counted apart: the page-table pages the case
- * made (or, for vmalloc_huge(), freed), found by walking the tables under
- * the vmalloc space, and the slabs of the vmap_area cache, where the nodes
+ * made (or, for vmalloc_huge(), freed), as nr_kernel_pagetable_pages
+ * counts them (with KASAN, the shadow pages too), and the slabs of the vmap_area cache, where the nodes
  * of the free tree and the spare nodes live on (when CPUs free at once,
  * the survivors may end up spread over one slab more than before); the
  * same busy areas and no lazy one (vmalloc_for_each_area()); and the next
@@ -25,6 +25,7 @@
 #include "test_log.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
+#include "kernel/workqueue.h"
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
 #include "mm/vmstat.h"
@@ -125,7 +126,7 @@ static inline unsigned long vm_check_pages(const void *p, unsigned long size, u6
 
 struct vmalloc_snapshot {
 	unsigned long free_pages;	/* nr_free_pages(), lists drained, caches shrunk */
-	unsigned long table_pages;	/* page tables under the vmalloc space */
+	unsigned long table_pages;	/* page tables (and KASAN shadow) the kernel keeps */
 	unsigned long area_pages;	/* slabs of the vmap_area cache */
 	unsigned long busy, busy_bytes;	/* live areas */
 	unsigned long lazy;		/* lazily freed areas (0 after a purge) */
@@ -133,29 +134,12 @@ struct vmalloc_snapshot {
 };
 
 /*
- * The page-table pages below the vmalloc space's top-level entries (made at
- * boot, never freed): a PD for each present PDPT entry, a PT for each
- * present PD entry that is not a 2 MiB mapping.
+ * The pages the kernel took for page tables (and, with KASAN, for shadow)
+ * and keeps: the vmalloc space's tables stay when they empty.
  */
 static inline unsigned long vmalloc_table_pages(void)
 {
-	const u64 *pml4 = __va(read_cr3() & PTE_PFN_MASK);
-	unsigned long n = 0;
-
-	for (unsigned long addr = VMALLOC_START; addr < VMALLOC_END; addr += PGDIR_SIZE) {
-		const u64 *pdpt = __va(pml4[(addr >> PGDIR_SHIFT) & 511] & PTE_PFN_MASK);
-
-		for (unsigned int i = 0; i < PTRS_PER_TABLE; i++) {
-			const u64 *pd = __va(pdpt[i] & PTE_PFN_MASK);
-
-			if (!(pdpt[i] & _PAGE_PRESENT) || (pdpt[i] & _PAGE_PSE))
-				continue;
-			n++;
-			for (unsigned int j = 0; j < PTRS_PER_TABLE; j++)
-				n += (pd[j] & (_PAGE_PRESENT | _PAGE_PSE)) == _PAGE_PRESENT;
-		}
-	}
-	return n;
+	return READ_ONCE(nr_kernel_pagetable_pages);
 }
 
 /* The pages of the vmap_area cache's slabs. */
@@ -199,6 +183,7 @@ static inline void vmalloc_settle(void)
 static inline void vmalloc_snapshot_take(struct vmalloc_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
+	flush_scheduled_work();		/* deferred vfree()s, done or not yet begun */
 	vm_unmap_aliases();
 	s->lowest = vmalloc(PAGE_SIZE);
 	vfree(s->lowest);
