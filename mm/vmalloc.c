@@ -38,6 +38,7 @@
  * docs/vmalloc.md tells the story with pictures and figures.
  */
 #include "mm/internal.h"
+#include "mm/fault_inject.h"
 #include "mm/kasan.h"
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
@@ -457,6 +458,8 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 		vmalloc_failed(size, gfp, "exceeds total pages");
 		return NULL;
 	}
+	if (unlikely(READ_ONCE(fail_vmalloc_armed)) && should_fail_vmalloc(size, gfp))
+		return NULL;
 	huge = huge && real_size >= PMD_SIZE;
 	if (huge) {
 		real_size = ALIGN(real_size, PMD_SIZE);
@@ -775,6 +778,8 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
 	struct vm_struct *vm;
 
 	if (!count || count > totalram_pages)
+		return NULL;
+	if (unlikely(READ_ONCE(fail_vmalloc_armed)) && should_fail_vmalloc(size, GFP_KERNEL))
 		return NULL;
 	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
 	va = vm ? alloc_vmap_area(size + PAGE_SIZE, PAGE_SIZE, GFP_KERNEL) : NULL;
