@@ -183,8 +183,8 @@ static struct page *alloc_slab_pages(struct kmem_cache *s, gfp_t gfp, int node,
 	}
 	if (!slab && !(gfp & __GFP_NOWARN))
 		pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x: cache %s, "
-			"object size %u, slab order %u (or %u)\n", node, gfp, s->name, s->size,
-			s->order, s->min_order);
+			"object size %u, buffer size %u, slab order %u (or %u)\n", node, gfp,
+			s->name, s->object_size, s->size, s->order, s->min_order);
 	return slab;
 }
 

@@ -575,6 +575,37 @@ static void sweep(struct kunit *test)
 	sweep_teardown();
 }
 
+/*
+ * What the sweep found in the reports: a vmalloc() whose vm_struct could
+ * not be allocated said "no room in the vmalloc space"; a slab without
+ * pages gave its buffer size as the object size.
+ */
+static void reports_name_what_failed(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("fault_sweep_report", 100, 0, 0, NULL);
+	char line[160];
+	unsigned long pos;
+	const char *log;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	kunit_fail_nth(test, FAIL_SLAB, 1);
+	pos = printk_log_pos();
+	KUNIT_EXPECT_NULL(test, vmalloc(PAGE_SIZE));
+	log = log_since(pos);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "vmalloc error: size 4096, vm_struct allocation "
+					   "failed, mode:0xcc0(GFP_KERNEL)"));
+	KUNIT_EXPECT_NULL(test, strstr(log, "no room"));
+
+	/* Straight from the slabs of node 0 (no sheaf): the first page is the new slab's. */
+	kunit_fail_nth(test, FAIL_PAGE, 1);
+	pos = printk_log_pos();
+	KUNIT_EXPECT_NULL(test, kmem_cache_alloc_node(s, GFP_KERNEL, 0));
+	snprintf(line, sizeof(line), "cache fault_sweep_report, object size 100, buffer size %u,",
+		 s->size);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), line));
+	kmem_cache_destroy(s);
+}
+
 static void fault_sweep_exit(struct kunit *test)
 {
 	(void)test;
@@ -583,6 +614,7 @@ static void fault_sweep_exit(struct kunit *test)
 
 static struct kunit_case fault_sweep_cases[] = {
 	KUNIT_CASE_PARAM(sweep, entries_gen_params),
+	KUNIT_CASE(reports_name_what_failed),
 	{}
 };
 
