@@ -42,7 +42,9 @@
 #define OLD_SIZE	64	/* what the reallocs resize, from kmalloc */
 #define FILL		0x5a
 
-enum sweep_kind { PAGES, BULK, SLAB, CACHE, KREALLOC, VMALLOC, VMAP, KVMALLOC, KVREALLOC };
+enum sweep_kind {
+	PAGES, BULK, SLAB, CACHE, CREATE, KREALLOC, VMALLOC, VMAP, KVMALLOC, KVREALLOC
+};
 
 /* Which failures an entry point absorbs, succeeding anyway (its documented fallback). */
 enum sweep_fallback {
@@ -101,6 +103,13 @@ static void *call_cache(const struct sweep_entry *e, void *old)
 	(void)e;
 	(void)old;
 	return kmem_cache_alloc(sw.cache, GFP_KERNEL);
+}
+
+static void *call_cache_create(const struct sweep_entry *e, void *old)
+{
+	(void)e;
+	(void)old;
+	return kmem_cache_create("fault_sweep_new", 64, 0, 0, NULL);
 }
 
 static void *call_krealloc(const struct sweep_entry *e, void *old)
@@ -169,8 +178,10 @@ static const struct sweep_entry entries[] = {
 	ENTRY("alloc_pages order 3", PAGES, 3, call_alloc_pages),
 	ENTRY("alloc_pages_bulk_node 16 pages", BULK, NR_BULK, call_bulk),
 	ENTRY("kmalloc 64 B", SLAB, 64, call_kmalloc),
+	ENTRY("kmalloc 8 KiB", SLAB, KIB(8), call_kmalloc),
 	ENTRY("kmalloc 64 KiB (pages)", SLAB, KIB(64), call_kmalloc),
 	ENTRY("kmem_cache_alloc, new slab", CACHE, 0, call_cache),
+	ENTRY("kmem_cache_create", CREATE, 0, call_cache_create),
 	ENTRY("krealloc 64 B to 200 B", KREALLOC, 200, call_krealloc, .old_size = OLD_SIZE),
 	ENTRY("vmalloc 1 page", VMALLOC, PAGE_SIZE, call_vmalloc),
 	ENTRY("__vmalloc 600 pages", VMALLOC, 600 * PAGE_SIZE, call_vmalloc_nowarn),
@@ -180,9 +191,10 @@ static const struct sweep_entry entries[] = {
 	ENTRY("vmalloc_huge 2 MiB, 2 MiB page failed", VMALLOC, KIB(2048), call_vmalloc_huge,
 	      .fallback = HUGE_FALLS_BACK, .arm = "1,100,0,1,min-order=9"),
 	ENTRY("vmap 4 pages", VMAP, NR_VMAP * PAGE_SIZE, call_vmap),
-	ENTRY("vmalloc 1 page, its new page tables", VMALLOC, PAGE_SIZE, call_vmalloc_new_tables,
-	      .new_tables = true, .only_caller = "kernel_pte_alloc"),
+	ENTRY("vmalloc 600 pages, its new page tables", VMALLOC, 600 * PAGE_SIZE,
+	      call_vmalloc_new_tables, .new_tables = true, .only_caller = "kernel_pte_alloc"),
 	ENTRY("kvmalloc 64 B", KVMALLOC, 64, call_kvmalloc),
+	ENTRY("kvmalloc 6 KiB", KVMALLOC, KIB(6), call_kvmalloc, .fallback = FIRST_FALLS_BACK),
 	ENTRY("kvmalloc 12 KiB", KVMALLOC, KIB(12), call_kvmalloc, .fallback = FIRST_FALLS_BACK),
 	ENTRY("kvmalloc 12 KiB, slab attempt failed", KVMALLOC, KIB(12), call_kvmalloc,
 	      .fallback = FIRST_FALLS_BACK, .arm = "1,100,0,1,min-order=2"),
@@ -226,6 +238,9 @@ static void free_result(const struct sweep_entry *e, void *p)
 		break;		/* the pages are in sw.bulk: free_bulk() */
 	case CACHE:
 		kmem_cache_free(sw.cache, p);
+		break;
+	case CREATE:
+		kmem_cache_destroy(p);
 		break;
 	case VMAP:
 		vunmap(p);
@@ -360,6 +375,7 @@ static unsigned long result_size(const struct sweep_entry *e)
 	case PAGES:
 		return PAGE_SIZE << e->size;
 	case BULK:
+	case CREATE:
 		return 0;
 	case CACHE:
 		return kmem_cache_size(sw.cache);
@@ -418,7 +434,7 @@ static void expect_failed_cleanly(struct kunit *test, const struct sweep_entry *
 		KUNIT_EXPECT_TRUE_MSG(test, e->kind == PAGES ? !p : p && is_vmalloc_addr(p),
 				      "%px after a failure at allocation %u", p, n);
 	}
-	if (p && e->kind != BULK)
+	if (p)
 		expect_usable(test, e, p);
 	if (p && e->fallback == HUGE_FALLS_BACK && e->arm)
 		KUNIT_EXPECT_FALSE_MSG(test, find_vm_area(p)->flags & VM_HUGE_PAGES,
@@ -503,72 +519,95 @@ static void count_swept(struct swept *swept, const struct failures *before, bool
 	swept->fell_back += fell_back;
 }
 
+/* A call after a failed one succeeds, where the first would have been. */
+static void expect_second_call(struct kunit *test, const struct sweep_entry *e, void *where)
+{
+	void *p;
+
+	vm_unmap_aliases();	/* the failed call's own vfree()s were lazy */
+	prepare(test, e);
+	p = call(test, e);
+	attr_fired(test, e);
+	KUNIT_EXPECT_NOT_NULL(test, p);
+	KUNIT_EXPECT_TRUE_MSG(test, !where || p == where, "at %px, not %px", p, where);
+	free_result(e, p);
+	free_bulk();
+}
+
+/*
+ * The @n-th call of the sweep, with its @nth allocation failed, and every
+ * check after it.  Return: false if nothing failed: the call had fewer
+ * allocations, and succeeded (the sweep is over).
+ */
+static bool sweep_step(struct kunit *test, const struct sweep_entry *e, unsigned int n,
+		       unsigned int nth, void *where, struct swept *swept)
+{
+	struct failures before = failures_now();
+	bool fired, attr_too;
+	void *p;
+
+	prepare(test, e);
+	arm_nth(test, e, nth);
+	p = call(test, e);
+	fired = e->only_caller ? fail_page_alloc.times == 0 : fail_nth_get() == 0;
+	kunit_fail_nth(test, 0, 0);
+	attr_too = attr_fired(test, e);
+	if (!fired) {
+		KUNIT_EXPECT_NOT_NULL(test, p);
+		KUNIT_EXPECT_TRUE_MSG(test, !where || p == where, "at %px, not %px", p, where);
+		free_result(e, p);
+		free_bulk();
+		return false;
+	}
+	expect_failed_cleanly(test, e, n, p, &before, attr_too, where);
+	count_swept(swept, &before, attr_too, p && e->kind != BULK);
+	free_result(e, p);
+	if (!p)
+		kvfree(sw.old);
+	free_bulk();
+	/* Not for new page tables: a second call would make the very tables to be failed. */
+	if (!e->new_tables)
+		expect_second_call(test, e, where);
+	return true;
+}
+
 /* Fail the 1st, 2nd, ... allocation of the call until it succeeds with none failed. */
 static void sweep(struct kunit *test)
 {
 	const struct sweep_entry *e = test->param_value;
 	struct swept swept = { 0, 0, 0, 0 };
 	unsigned int n, points = 0;
-	unsigned long tables_before;
-	bool pt_failed = false;
+	unsigned long tables;
 	struct kv_snapshot then;
-	void *where, *p;
+	void *where;
 
 	where = sweep_setup(test, e, &points);
 	kv_snapshot_take(&then);
-	tables_before = kv_vmalloc_table_pages();
-	for (n = 1; n <= MAX_POINTS && test->status != KUNIT_FAILURE; n++) {
-		struct failures before = failures_now();
-		bool fired, attr_too;
+	tables = kv_vmalloc_table_pages();
+	for (n = 1; n <= MAX_POINTS; n++) {
+		/*
+		 * A new page table stays even when its call fails, so the next
+		 * call makes one table fewer before the one to fail: for the
+		 * tables, the nth is counted among those left to make.
+		 */
+		unsigned int nth = e->new_tables ? n - (kv_vmalloc_table_pages() - tables) : n;
 
-		prepare(test, e);
-		arm_nth(test, e, n);
-		p = call(test, e);
-		fired = e->only_caller ? fail_page_alloc.times == 0 : fail_nth_get() == 0;
-		kunit_fail_nth(test, 0, 0);
-		attr_too = attr_fired(test, e);
-		if (!fired) {
-			KUNIT_EXPECT_NOT_NULL(test, p);
-			KUNIT_EXPECT_TRUE_MSG(test, !where || p == where, "at %px, not %px", p, where);
-			free_result(e, p);
-			free_bulk();
+		if (!sweep_step(test, e, n, nth, where, &swept))
+			break;
+		kv_expect_back(test, &then);
+		/* The tables made before the one that failed stay, as vmalloc's tables do. */
+		if (e->new_tables)
+			KUNIT_EXPECT_EQ_MSG(test, kv_vmalloc_table_pages() - tables, n - 1,
+					    "page tables kept after the %u-th failed", n);
+		if (test->status == KUNIT_FAILURE) {
+			kunit_err(test, "%s: after its allocation %u failed", e->name, n);
 			break;
 		}
-		expect_failed_cleanly(test, e, n, p, &before, attr_too, where);
-		count_swept(&swept, &before, attr_too, p && e->kind != BULK);
-		free_result(e, p);
-		if (!p)
-			kvfree(sw.old);
-		free_bulk();
-
-		/*
-		 * A second call succeeds, where the first would have been (after a
-		 * purge, the failed call's own vfree()s are lazy).  Not for the new
-		 * page tables: it would make the very tables the sweep is to fail.
-		 */
-		if (!e->new_tables) {
-			vm_unmap_aliases();
-			prepare(test, e);
-			p = call(test, e);
-			attr_fired(test, e);
-			KUNIT_EXPECT_NOT_NULL(test, p);
-			KUNIT_EXPECT_TRUE_MSG(test, !where || p == where, "at %px, not %px", p, where);
-			free_result(e, p);
-			free_bulk();
-		}
-		kv_expect_back(test, &then);
-		pt_failed |= kv_vmalloc_table_pages() - tables_before == 1;
-		if (test->status == KUNIT_FAILURE)
-			kunit_err(test, "%s: after its allocation %u failed", e->name, n);
 	}
 	KUNIT_EXPECT_LE_MSG(test, n, MAX_POINTS, "%s: still failing after %u points", e->name,
 			    MAX_POINTS);
-	/* A failure was the PT's, with the PD made: it stays, as vmalloc's tables do. */
-	if (e->new_tables) {
-		KUNIT_EXPECT_TRUE_MSG(test, pt_failed, "no call made the PD and failed the PT");
-		KUNIT_EXPECT_EQ_MSG(test, kv_vmalloc_table_pages() - tables_before, 2,
-				    "a PD and a PT for the new 512 GiB range");
-	}
+	if (e->new_tables)
+		KUNIT_EXPECT_EQ(test, kv_vmalloc_table_pages() - tables, n - 1);
 	kunit_info(test, "%s: %u failure points swept (%u page, %u slab, %u vmalloc; %u fell "
 		   "back%s)", e->name, n - 1, swept.page, swept.slab, swept.vmalloc,
 		   swept.fell_back, points && points != n - 1 ? "; the first call had more" : "");
