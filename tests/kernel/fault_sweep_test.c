@@ -12,9 +12,12 @@
  * pages, page tables, slabs' pages, sheaves) until a call succeeds with
  * nothing failed.  After each failed call:
  *
- *   - it returned NULL, or its documented fallback: kvmalloc() and
- *     kvrealloc() give vmalloc memory when their slab attempt failed;
- *     the bulk allocator the pages it got before the failure; a failed
+ *   - it returned NULL (the bulk allocator: the pages it got before the
+ *     failure), or it succeeded through a documented fallback, with
+ *     memory that keeps every byte written to it: kvmalloc() and
+ *     kvrealloc() give vmalloc memory when their slab attempt failed,
+ *     vmalloc_huge() 4 KiB pages when its 2 MiB page did, the slab an
+ *     object without a sheaf, or a slab of its smallest order; a failed
  *     krealloc()/kvrealloc() left the old memory as it was;
  *   - nothing is mapped where the vmalloc area would have been, and no
  *     live area is there;
@@ -123,7 +126,7 @@ static void *call_vmalloc(const struct sweep_entry *e, void *old)
 	return vmalloc(e->size);
 }
 
-/* The big ones are quiet: a "vmalloc error" report for each of hundreds of failures says nothing. */
+/* The big ones are quiet: a "vmalloc error" for each of hundreds of failures says nothing. */
 static void *call_vmalloc_nowarn(const struct sweep_entry *e, void *old)
 {
 	(void)old;
