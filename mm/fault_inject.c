@@ -304,10 +304,11 @@ static unsigned int fail_nth_kinds(void)
  */
 void fault_inject_update(void)
 {
-	unsigned int nth = fail_nth_kinds(), order = NR_PAGE_ORDERS;
+	unsigned int nth, order = NR_PAGE_ORDERS;
 	struct kmem_cache *s;
 
 	spin_lock(&fault_inject_lock);
+	nth = fail_nth_kinds();		/* under the lock: the last update sees every CPU's */
 	if (attr_armed(&fail_page_alloc))
 		order = fail_page_alloc.min_order;
 	if (nth & FAIL_PAGE)
