@@ -33,6 +33,7 @@
  */
 #include "kunit/fault_inject.h"
 #include "kvmalloc_test.h"
+#include "mm/kasan.h"
 #include "mm/kvmalloc.h"
 #include "mm/oom.h"
 #include "mm/vmalloc.h"
@@ -64,8 +65,9 @@ struct sweep_entry {
 	void *(*call)(struct sweep_entry const *e, void *old);
 	enum sweep_fallback fallback;
 	const char *arm;		/* fail_page_alloc re-armed before each call, or NULL */
-	bool new_tables;		/* aimed at a 512 GiB range no vmalloc used yet */
+	unsigned long new_range;	/* aimed at a range this aligned that no vmalloc used yet */
 	const char *only_caller;	/* sweep only the page allocations of this function */
+	bool new_shadow;		/* KASAN's shadow of the new range is swept, not made first */
 };
 
 /* What the case holds while it runs; freed by the suite's exit() if it ends early. */
@@ -74,7 +76,7 @@ static struct sweep {
 	struct page *bulk[NR_BULK];	/* BULK: the array the call fills */
 	unsigned long filled;		/* ... and how many it filled */
 	struct page *vmap_pages[NR_VMAP];	/* VMAP: what it maps */
-	void *hold;			/* new_tables: an area that keeps VMALLOC_START taken */
+	void *hold;			/* new_range: an area that keeps VMALLOC_START taken */
 	void *old;			/* the reallocs' old memory */
 } sw;
 
@@ -151,11 +153,11 @@ static void *call_vmap(const struct sweep_entry *e, void *old)
 	return vmap(sw.vmap_pages, e->size / PAGE_SIZE, VM_MAP, PAGE_KERNEL);
 }
 
-/* At the lowest address aligned to 512 GiB: one whole PML4 entry of its own. */
-static void *call_vmalloc_new_tables(const struct sweep_entry *e, void *old)
+/* At the lowest address aligned to e->new_range (512 GiB or more): PML4 entries of its own. */
+static void *call_vmalloc_new_range(const struct sweep_entry *e, void *old)
 {
 	(void)old;
-	return __vmalloc_node(e->size, PGDIR_SIZE, GFP_KERNEL, NUMA_NO_NODE,
+	return __vmalloc_node(e->size, e->new_range, GFP_KERNEL, NUMA_NO_NODE,
 			      __builtin_return_address(0));
 }
 
@@ -195,7 +197,12 @@ static const struct sweep_entry entries[] = {
 	      .fallback = HUGE_FALLS_BACK, .arm = "1,100,0,1,min-order=9"),
 	ENTRY("vmap 4 pages", VMAP, NR_VMAP * PAGE_SIZE, call_vmap),
 	ENTRY("vmalloc 600 pages, its new page tables", VMALLOC, 600 * PAGE_SIZE,
-	      call_vmalloc_new_tables, .new_tables = true, .only_caller = "kernel_pte_alloc"),
+	      call_vmalloc_new_range, .new_range = PGDIR_SIZE, .only_caller = "kernel_pte_alloc"),
+#if CONFIG_KASAN
+	ENTRY("vmalloc 600 pages, its new KASAN shadow", VMALLOC, 600 * PAGE_SIZE,
+	      call_vmalloc_new_range, .new_range = 2 * PGDIR_SIZE,
+	      .only_caller = "kasan_populate_shadow", .new_shadow = true),
+#endif
 	ENTRY("kvmalloc 64 B", KVMALLOC, 64, call_kvmalloc),
 	ENTRY("kvmalloc 6 KiB", KVMALLOC, KIB(6), call_kvmalloc, .fallback = FIRST_FALLS_BACK),
 	ENTRY("kvmalloc 12 KiB", KVMALLOC, KIB(12), call_kvmalloc, .fallback = FIRST_FALLS_BACK),
@@ -452,9 +459,10 @@ static void expect_failed_cleanly(struct kunit *test, const struct sweep_entry *
 /* ---------------------------------------------------------------- the sweep */
 
 /*
- * The address the entry's vmalloc memory gets: what a first call got, or
- * for new_tables the lowest 512 GiB boundary above VMALLOC_START, which
- * sw.hold keeps taken.
+ * The address the entry's vmalloc memory gets: what a first call got; for
+ * new_range, the first boundary of that alignment above VMALLOC_START,
+ * which sw.hold keeps taken, where nothing is mapped yet (a first call
+ * would make the tables and the shadow to be swept).
  */
 static void *sweep_setup(struct kunit *test, const struct sweep_entry *e, unsigned int *points)
 {
@@ -475,12 +483,16 @@ static void *sweep_setup(struct kunit *test, const struct sweep_entry *e, unsign
 	if (e->arm || e->only_caller)
 		KUNIT_ASSERT_EQ(test, kunit_fault_attr_setup(test, &fail_page_alloc, "1,0,0,0"), 0);
 	kv_settle();	/* the vmalloc space as the sweep will find it: purged */
-	if (e->new_tables) {
+	if (e->new_range) {
 		sw.hold = vmalloc(PAGE_SIZE);
 		KUNIT_ASSERT_NOT_NULL(test, sw.hold);
-		where = (void *)(VMALLOC_START + PGDIR_SIZE);
+		where = (void *)(VMALLOC_START + e->new_range);
 		KUNIT_ASSERT_NULL(test, kernel_pte_lookup((unsigned long)where));
-		return where;	/* a first call would make the page tables to be swept */
+		/* Under KASAN, the shadow first, unless it is what is swept (a no-op without). */
+		if (!e->new_shadow)
+			KUNIT_ASSERT_EQ(test, kasan_populate_vmalloc((unsigned long)where,
+								     e->size + PAGE_SIZE, GFP_KERNEL), 0);
+		return where;
 	}
 	prepare(test, e);
 	kunit_fail_nth(test, FAIL_ALL, COUNT_ALL);
@@ -568,8 +580,8 @@ static bool sweep_step(struct kunit *test, const struct sweep_entry *e, unsigned
 	if (!p)
 		kvfree(sw.old);
 	free_bulk();
-	/* Not for new page tables: a second call would make the very tables to be failed. */
-	if (!e->new_tables)
+	/* Not in a new range: a second call would make the very tables to be failed. */
+	if (!e->new_range)
 		expect_second_call(test, e, where);
 	return true;
 }
@@ -580,29 +592,32 @@ static void sweep(struct kunit *test)
 	const struct sweep_entry *e = test->param_value;
 	struct swept swept = { 0, 0, 0, 0 };
 	unsigned int n, points = 0;
-	char first[32] = "";
-	unsigned long tables;
+	unsigned long free_pages, tables, kept;
 	struct kv_snapshot then;
+	char first[32] = "";
 	void *where;
 
 	where = sweep_setup(test, e, &points);
 	kv_snapshot_take(&then);
+	free_pages = then.free_pages;
 	tables = kv_vmalloc_table_pages();
+	kept = READ_ONCE(nr_kernel_pagetable_pages);	/* vmalloc's tables, KASAN's shadow */
 	for (n = 1; n <= MAX_POINTS; n++) {
 		/*
-		 * A new page table stays even when its call fails, so the next
-		 * call makes one table fewer before the one to fail: for the
-		 * tables, the nth is counted among those left to make.
+		 * A new page table (or shadow page) stays even when its call
+		 * fails, so the next call makes one fewer before the one to
+		 * fail: in a new range, the nth is counted among those left.
 		 */
-		unsigned int nth = e->new_tables ? n - (kv_vmalloc_table_pages() - tables) : n;
+		unsigned long made = READ_ONCE(nr_kernel_pagetable_pages) - kept;
 
-		if (!sweep_step(test, e, n, nth, where, &swept))
+		if (!sweep_step(test, e, n, e->new_range ? n - made : n, where, &swept))
 			break;
+		/* KASAN's shadow is kept as the tables are, but is not under the vmalloc space. */
+		made = READ_ONCE(nr_kernel_pagetable_pages) - kept;
+		then.free_pages = free_pages - (made - (kv_vmalloc_table_pages() - tables));
 		kv_expect_back(test, &then);
-		/* The tables made before the one that failed stay, as vmalloc's tables do. */
-		if (e->new_tables)
-			KUNIT_EXPECT_EQ_MSG(test, kv_vmalloc_table_pages() - tables, n - 1,
-					    "page tables kept after the %u-th failed", n);
+		if (e->new_range)
+			KUNIT_EXPECT_EQ_MSG(test, made, n - 1, "kept after the %u-th failed", n);
 		if (test->status == KUNIT_FAILURE) {
 			kunit_err(test, "%s: after its allocation %u failed", e->name, n);
 			break;
@@ -610,8 +625,6 @@ static void sweep(struct kunit *test)
 	}
 	KUNIT_EXPECT_LE_MSG(test, n, MAX_POINTS, "%s: still failing after %u points", e->name,
 			    MAX_POINTS);
-	if (e->new_tables)
-		KUNIT_EXPECT_EQ(test, kv_vmalloc_table_pages() - tables, n - 1);
 	/* The first call, counting, may have made a slab or a spare node the others find. */
 	if (points && points != n - 1)
 		snprintf(first, sizeof(first), "; %u in the first call", points);
