@@ -16,6 +16,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "mm/fault_inject.h"
 #include "mm/memblock.h"
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
@@ -132,6 +133,26 @@ static void kvmalloc_policy_setup(void)
 		"with the caller's flags, then vmalloc() on NULL (the naive fallback)");
 }
 
+/*
+ * fail_page_alloc=, failslab=, fail_vmalloc=: allocations that fail on
+ * purpose (mm/fault_inject.c).  Armed last, once the kernel is up: the boot
+ * itself is not something a test of error paths wants to fail.
+ */
+static void fault_inject_setup(void)
+{
+	struct fault_attr *const attrs[] = { &fail_page_alloc, &failslab, &fail_vmalloc };
+	char value[256];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(attrs); i++) {
+		if (!cmdline_get(attrs[i]->name, value, sizeof(value)) ||
+		    setup_fault_attr(attrs[i], value))
+			continue;	/* absent, or refused in one line */
+		pr_info("%s=%s: fault injection armed: interval %lu, probability %lu%%, "
+			"space %ld, times %ld\n", attrs[i]->name, value, attrs[i]->interval,
+			attrs[i]->probability, attrs[i]->space, attrs[i]->times);
+	}
+}
+
 static void run_tests(void)
 {
 	char glob[128] = "*";
@@ -207,6 +228,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	smp_set_page_allocator(alloc_ap_pages);
 	smp_init();
 	numa_cpus_init();
+	fault_inject_setup();
 
 	if (cmdline_has("kunit"))
 		run_tests();

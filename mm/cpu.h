@@ -5,12 +5,15 @@
  * interrupts off/on and whether we are in an interrupt handler, which CPU
  * is running, per-CPU variables (DEFINE_PER_CPU, this_cpu_ptr, per_cpu_ptr
  * and the dynamic part of the per-CPU areas that mm/percpu.c hands out),
- * cross-CPU calls and deferred work, the direct map (__va/__pa), the struct
- * page array (vmemmap) and page sizes.  In the kernel it is the real
- * thing (arch/x86_64 and kernel/); built with -DMM_HOSTED for the host
- * tests it is tests/host/mm_host.h, which provides the same names over a
- * block of ordinary memory pretending to be RAM.  No other mm/ file may
- * include an arch/x86_64 header, so the same mm/ code runs in both places.
+ * cross-CPU calls and deferred work, the direct map (__va/__pa), the
+ * struct page array (vmemmap), page sizes and the callers on the stack
+ * (stack_trace_save(), for fault injection's caller= filter).  In the
+ * kernel it is the real thing (arch/x86_64 and kernel/); built with
+ * -DMM_HOSTED for the host tests it is tests/host/mm_host.h, which
+ * provides the same names over a block of ordinary memory pretending to
+ * be RAM (and no fault injection: mm/fault_inject.c is kernel-only).  No
+ * other mm/ file may include an arch/x86_64 header, so the same mm/ code
+ * runs in both places.
  */
 #ifndef MM_CPU_H
 #define MM_CPU_H

@@ -22,6 +22,7 @@
 
 /* mm/page_alloc.c */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order);
+extern unsigned int alloc_checked_order;	/* set by mm/fault_inject.c */
 
 /* mm/page_debug.c: checks, reports and poisoning */
 gfp_t might_alloc_report(gfp_t gfp, void *caller);
@@ -105,6 +106,7 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 #define SLAB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | SLAB_POISON | \
 				 SLAB_STORE_USER)
 #define SLAB_NO_SHEAVES		((slab_flags_t)0x80000000U)	/* internal: no per-CPU tier */
+#define SLAB_FAILSLAB		((slab_flags_t)0x02000000U)	/* may fail now: mm/fault_inject.c */
 
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux

@@ -30,6 +30,7 @@
 #include "mm/internal.h"
 #include "mm/kasan.h"
 #include "mm/mmdebug.h"
+#include "mm/fault_inject.h"
 #include "mm/oom.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
@@ -616,19 +617,35 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 	count_vm_event(PGALLOC_ORDER0 + order);
 }
 
+/*
+ * Allocations of this order or more go through alloc_pages_refused() first.
+ * Normally that is only orders above MAX_PAGE_ORDER, to be refused; fault
+ * injection lowers it while it is armed (mm/fault_inject.c), so that the
+ * fast path pays for its hook nothing but the compare it made anyway: with
+ * a variable instead of a constant.
+ */
+unsigned int alloc_checked_order = NR_PAGE_ORDERS;
+
+/* The checked way in: too large an order, or a failure injected on purpose. */
+static __noinline bool alloc_pages_refused(gfp_t gfp, unsigned int order, void *caller)
+{
+	if (order <= MAX_PAGE_ORDER)
+		return should_fail_alloc_page(gfp, order);
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn("page_alloc: order %u is larger than MAX_PAGE_ORDER (%d), caller %pS\n",
+			order, MAX_PAGE_ORDER, caller);
+	count_vm_event(PGALLOC_FAIL);
+	return true;
+}
+
 /* alloc_pages_node(), naming @caller (not one of our wrappers) in the order warning. */
 static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order,
 						       void *caller)
 {
 	struct page *page;
 
-	if (order > MAX_PAGE_ORDER) {
-		if (!(gfp & __GFP_NOWARN))
-			pr_warn("page_alloc: order %u is larger than MAX_PAGE_ORDER (%d), caller %pS\n",
-				order, MAX_PAGE_ORDER, caller);
-		count_vm_event(PGALLOC_FAIL);
+	if (unlikely(order >= alloc_checked_order) && alloc_pages_refused(gfp, order, caller))
 		return NULL;
-	}
 	gfp = might_alloc(gfp, caller);
 	if (nid < 0 || nid >= (int)nr_node_ids)
 		nid = numa_node_id();
@@ -715,7 +732,11 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
  * this way): one interrupts-off section takes them from this CPU's list of
  * the preferred zone, refilled from the buddy lists a batch at a time, as
  * long as the zone stays above its low watermark with all of them taken.
- * The rest come one by one from alloc_pages_node(), which may reclaim.
+ * The rest come one by one from alloc_pages_node(), which may reclaim;
+ * all of them do while fault injection may fail order-0 pages, so that
+ * each page is a failure point of its own (Linux fails the whole bulk call
+ * at once instead): a fault can then land in the middle of the array, the
+ * case a caller has to clean up after.
  * Context: as alloc_pages_node().
  * Return: the number of filled slots, @nr_pages unless an allocation failed
  * (the slots after the failure stay NULL; the pages taken stay the caller's).
@@ -729,7 +750,9 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 	gfp = might_alloc(gfp, caller);
 	if (nid < 0 || nid >= (int)nr_node_ids)
 		nid = numa_node_id();
-	rmqueue_bulk_pcplist(gfp, nid, nr_pages, page_array);
+	/* Fault injection wants every page to go by alloc_pages_refused(): one by one. */
+	if (likely(alloc_checked_order))
+		rmqueue_bulk_pcplist(gfp, nid, nr_pages, page_array);
 	for (unsigned long i = 0; i < nr_pages; i++, filled++) {
 		if (!page_array[i])
 			page_array[i] = alloc_pages_caller(nid, gfp, 0, caller);

@@ -50,6 +50,7 @@
  * mm/slab_monitor.c.  docs/slab.md tells the whole story with figures.
  */
 #include "mm/internal.h"
+#include "mm/fault_inject.h"
 #include "mm/kasan.h"
 #include "mm/mmdebug.h"
 #include "mm/percpu.h"
@@ -182,8 +183,8 @@ static struct page *alloc_slab_pages(struct kmem_cache *s, gfp_t gfp, int node,
 	}
 	if (!slab && !(gfp & __GFP_NOWARN))
 		pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x: cache %s, "
-			"object size %u, slab order %u (or %u)\n", node, gfp, s->name, s->size,
-			s->order, s->min_order);
+			"object size %u, buffer size %u, slab order %u (or %u)\n", node, gfp,
+			s->name, s->object_size, s->size, s->order, s->min_order);
 	return slab;
 }
 
@@ -467,6 +468,8 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
+	if (pcs->main->size)
+		goto pop;	/* SLAB_FAILSLAB sent it here, after its hook */
 	if (pcs->spare && pcs->spare->size) {
 		old = pcs->main;
 		pcs->main = pcs->spare;
@@ -573,12 +576,19 @@ static __noinline void *alloc_from_slabs(struct kmem_cache *s, gfp_t gfp, int no
 	return obj;
 }
 
-/* Every allocation that is not a pop from this CPU's main sheaf. */
+/*
+ * Every allocation that is not a pop from this CPU's main sheaf; and every
+ * allocation from a cache marked SLAB_FAILSLAB, which fault injection may
+ * fail (mm/fault_inject.c): the flag costs the fast path nothing, being
+ * tested with the others.
+ */
 static __noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp, int node,
 					void *caller)
 {
 	void *obj;
 
+	if (unlikely(s->flags & SLAB_FAILSLAB) && should_failslab(s, gfp))
+		return NULL;
 	if ((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)) || node != NUMA_NO_NODE)
 		obj = alloc_from_slabs(s, gfp, node, caller);
 	else
@@ -610,7 +620,8 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 
 	if (CONFIG_DEBUG_VM)
 		gfp = might_alloc(gfp, caller);
-	if (unlikely((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)) || node != NUMA_NO_NODE))
+	if (unlikely((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES | SLAB_FAILSLAB)) ||
+		     node != NUMA_NO_NODE))
 		return slab_alloc_slow(s, gfp, node, caller);
 	local_irq_save(flags);
 	sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
@@ -1155,6 +1166,8 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int 
 			per_cpu_ptr(s->cpu_sheaves, cpu)->main = &bootstrap_sheaf;
 	}
 	spin_lock(&slab_caches_lock);
+	if (failslab_marks(name))	/* under the lock that fault_inject_update() takes */
+		s->flags |= SLAB_FAILSLAB;
 	list_add_tail(&s->list, &slab_caches);
 	spin_unlock(&slab_caches_lock);
 	return 0;

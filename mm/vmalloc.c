@@ -38,6 +38,7 @@
  * docs/vmalloc.md tells the story with pictures and figures.
  */
 #include "mm/internal.h"
+#include "mm/fault_inject.h"
 #include "mm/kasan.h"
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
@@ -102,17 +103,20 @@ static void free_vmap_area(struct vmap_area *va);
 /*
  * A busy area of @size bytes (the guard page included), aligned to @align.
  * If the space is full, the lazily freed ranges are purged and it tries
- * once more.  Return: the area, or NULL.
+ * once more.  Return: the area; ERR_PTR(-ENOMEM) if a struct vmap_area
+ * (or KASAN's shadow) could not be allocated, ERR_PTR(-EBUSY) if there is
+ * no room (as Linux).
  */
 static struct vmap_area *alloc_vmap_area(unsigned long size, unsigned long align, gfp_t gfp)
 {
 	struct vmap_area *va = kmem_cache_alloc(vmap_area_cachep, gfp & ~__GFP_ZERO);
 	unsigned long addr, flags;
 	bool purged = false;
+	int err = -ENOMEM;
 	LIST_HEAD(extra);
 
 	if (!va)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 retry:
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	if (list_empty(&spare_nodes)) {
@@ -129,8 +133,10 @@ retry:
 				 &spare_nodes);
 	if (addr == VMALLOC_END) {
 		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		if (purged)
+		if (purged) {
+			err = -EBUSY;
 			goto fail;
+		}
 		purge_vmap_area_lazy();
 		purged = true;
 		goto retry;
@@ -144,12 +150,12 @@ retry:
 	free_spares(&extra);
 	if (kasan_populate_vmalloc(addr, size, gfp)) {
 		free_vmap_area(va);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	return va;
 fail:
 	kmem_cache_free(vmap_area_cachep, va);
-	return NULL;
+	return ERR_PTR(err);
 }
 
 /* Put a never-used (or purged) area straight back into the free tree. */
@@ -457,6 +463,8 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 		vmalloc_failed(size, gfp, "exceeds total pages");
 		return NULL;
 	}
+	if (unlikely(READ_ONCE(fail_vmalloc_armed)) && should_fail_vmalloc(size, gfp))
+		return NULL;
 	huge = huge && real_size >= PMD_SIZE;
 	if (huge) {
 		real_size = ALIGN(real_size, PMD_SIZE);
@@ -466,10 +474,11 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 	if (node >= (int)nr_node_ids)
 		node = NUMA_NO_NODE;
 	vm = kzalloc(sizeof(*vm), gfp & ~__GFP_ZERO);
-	va = vm ? alloc_vmap_area(real_size + PAGE_SIZE, align, gfp) : NULL;
-	if (!va) {
+	va = vm ? alloc_vmap_area(real_size + PAGE_SIZE, align, gfp) : ERR_PTR(-ENOMEM);
+	if (IS_ERR(va)) {
 		kfree(vm);
-		vmalloc_failed(size, gfp, "no room in the vmalloc space");
+		vmalloc_failed(size, gfp, PTR_ERR(va) == -EBUSY ? "no room in the vmalloc space" :
+				 "vm_struct allocation failed");
 		return NULL;
 	}
 	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
@@ -776,9 +785,11 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
 
 	if (!count || count > totalram_pages)
 		return NULL;
+	if (unlikely(READ_ONCE(fail_vmalloc_armed)) && should_fail_vmalloc(size, GFP_KERNEL))
+		return NULL;
 	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
-	va = vm ? alloc_vmap_area(size + PAGE_SIZE, PAGE_SIZE, GFP_KERNEL) : NULL;
-	if (!va) {
+	va = vm ? alloc_vmap_area(size + PAGE_SIZE, PAGE_SIZE, GFP_KERNEL) : ERR_PTR(-ENOMEM);
+	if (IS_ERR(va)) {
 		kfree(vm);
 		return NULL;
 	}

@@ -46,6 +46,9 @@ enum vm_event_item {
 	KVMALLOC_SLAB,		/* kvmalloc()s the slab allocator served (ours) */
 	KVMALLOC_VMALLOC,	/* kvmalloc()s that fell back to vmalloc() (ours) */
 	KVMALLOC_FAIL,		/* kvmalloc()s that returned NULL (ours) */
+	FAULT_INJECT_PAGE,	/* page allocations failed on purpose (mm/fault_inject.c) (ours) */
+	FAULT_INJECT_SLAB,	/* slab allocations failed on purpose (ours) */
+	FAULT_INJECT_VMALLOC,	/* vmalloc()s and vmap()s failed on purpose (ours) */
 	NR_TLB_REMOTE_FLUSH,	/* shootdowns sent to other CPUs */
 	NR_TLB_REMOTE_FLUSH_RECEIVED,
 	NR_TLB_LOCAL_FLUSH_ALL,

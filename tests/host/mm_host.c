@@ -10,6 +10,7 @@
 #include "kernel_names.h"
 #include "host_rng.h"
 #include "mm/internal.h"
+#include "mm/fault_inject.h"
 #include "mm/memblock.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
@@ -302,6 +303,32 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait)
 		func(info);
 	}
 	host_cpu = self;
+}
+
+/*
+ * No fault injection on the host (mm/fault_inject.c is kernel-only): its
+ * gates stay shut, so the allocators never ask these.  The page
+ * allocator's alloc_checked_order never drops below the orders it refuses;
+ * no cache is ever marked SLAB_FAILSLAB.
+ */
+bool should_fail_alloc_page(gfp_t gfp_mask, unsigned int order)
+{
+	(void)gfp_mask;
+	(void)order;
+	return false;
+}
+
+bool failslab_marks(const char *cache_name)
+{
+	(void)cache_name;
+	return false;
+}
+
+bool should_failslab(struct kmem_cache *s, gfp_t gfpflags)
+{
+	(void)s;
+	(void)gfpflags;
+	return false;
 }
 
 void host_lock_bug(const char *what, spinlock_t *lock)

@@ -1,10 +1,12 @@
 /*
  * tests/kernel/kunit_resource_test.c - kunit_kmalloc() memory is the case's:
  * usable during it, freed with kunit_kfree() or, at the latest, after the
- * case's exit(), whether the case passed or not.
+ * case's exit(), whether the case passed or not; kunit_add_action()'s
+ * actions run then too, newest first.
  *
  * The first case leaves a large allocation (whole pages) behind on
- * purpose; the second checks that its pages went back.
+ * purpose; the second checks that its pages went back.  The same for two
+ * actions.
  */
 #include "kunit/test.h"
 #include "mm/internal.h"
@@ -37,9 +39,34 @@ static void the_previous_case_gave_it_back(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, page_test(left_behind, PG_allocated));
 }
 
+static unsigned long actions_run[4], nr_actions_run;
+
+static void record_action(void *ctx)
+{
+	actions_run[nr_actions_run++ % 4] = (unsigned long)ctx;
+}
+
+static void actions_wait_for_the_end(struct kunit *test)
+{
+	nr_actions_run = 0;
+	KUNIT_ASSERT_EQ(test, kunit_add_action(test, record_action, (void *)1), 0);
+	KUNIT_ASSERT_NOT_NULL(test, kunit_kmalloc(test, 64, GFP_KERNEL));
+	KUNIT_ASSERT_EQ(test, kunit_add_action(test, record_action, (void *)2), 0);
+	KUNIT_EXPECT_EQ(test, nr_actions_run, 0);
+}
+
+static void the_actions_ran_newest_first(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, nr_actions_run, 2);
+	KUNIT_EXPECT_EQ(test, actions_run[0], 2);
+	KUNIT_EXPECT_EQ(test, actions_run[1], 1);
+}
+
 static struct kunit_case kunit_resource_cases[] = {
 	KUNIT_CASE(memory_is_usable_and_zeroed),
 	KUNIT_CASE(the_previous_case_gave_it_back),
+	KUNIT_CASE(actions_wait_for_the_end),
+	KUNIT_CASE(the_actions_ran_newest_first),
 	{}
 };
 

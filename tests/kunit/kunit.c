@@ -15,6 +15,7 @@
 #include "kunit/test.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "lib/errno.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/vsprintf.h"
 
@@ -163,6 +164,23 @@ void kunit_skip(struct kunit *test, const char *fmt, ...)
 	longjmp(*test->abort_env, 1);
 }
 
+static void kfree_action(void *ptr)
+{
+	kfree(ptr);
+}
+
+/* Put @action(@ptr) at the head of the case's list; Return: 0 or -ENOMEM. */
+static int add_resource(struct kunit *test, kunit_action_t *action, void *ptr, gfp_t gfp)
+{
+	struct kunit_resource *res = kmalloc(sizeof(*res), gfp);
+
+	if (!res)
+		return -ENOMEM;
+	*res = (struct kunit_resource){ .next = test->resources, .action = action, .ptr = ptr };
+	test->resources = res;
+	return 0;
+}
+
 /**
  * kunit_kmalloc_array - @n * @size bytes that are freed when the case ends
  *
@@ -170,18 +188,26 @@ void kunit_skip(struct kunit *test, const char *fmt, ...)
  */
 void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp)
 {
-	struct kunit_resource *res = kmalloc(sizeof(*res), gfp & ~__GFP_ZERO);
+	void *ptr = kmalloc_array(n, size, gfp);
 
-	if (!res)
-		return NULL;
-	res->ptr = kmalloc_array(n, size, gfp);
-	if (!res->ptr) {
-		kfree(res);
+	if (ptr && add_resource(test, kfree_action, ptr, gfp & ~__GFP_ZERO)) {
+		kfree(ptr);
 		return NULL;
 	}
-	res->next = test->resources;
-	test->resources = res;
-	return res->ptr;
+	return ptr;
+}
+
+/**
+ * kunit_add_action - call @action(@ctx) when the case ends (Linux's)
+ *
+ * After the suite's exit(), whether the case passed, failed, skipped or
+ * oopsed; actions run newest first, after any memory kunit_kmalloc() gave
+ * later than this call was freed.
+ * Return: 0, or -ENOMEM (then @action will not run).
+ */
+int kunit_add_action(struct kunit *test, kunit_action_t *action, void *ctx)
+{
+	return add_resource(test, action, ctx, GFP_KERNEL);
 }
 
 /** kunit_kfree - free what kunit_kmalloc() gave before the case ends */
@@ -190,7 +216,7 @@ void kunit_kfree(struct kunit *test, const void *ptr)
 	for (struct kunit_resource **p = &test->resources; *p; p = &(*p)->next) {
 		struct kunit_resource *res = *p;
 
-		if (res->ptr == ptr) {
+		if (res->ptr == ptr && res->action == kfree_action) {
 			*p = res->next;
 			kfree(res->ptr);
 			kfree(res);
@@ -206,7 +232,7 @@ static void free_resources(struct kunit *test)
 		struct kunit_resource *res = test->resources;
 
 		test->resources = res->next;
-		kfree(res->ptr);
+		res->action(res->ptr);
 		kfree(res);
 	}
 }

@@ -68,7 +68,7 @@ struct kunit {
 	enum kunit_status status;
 	char status_comment[KUNIT_STATUS_COMMENT_SIZE];
 	jmp_buf *abort_env;		/* where ASSERT and skip jump to */
-	struct kunit_resource *resources;	/* kunit_kmalloc()ed, freed after the case */
+	struct kunit_resource *resources;	/* undone after the case, newest first */
 };
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
@@ -119,15 +119,21 @@ __noreturn void kunit_skip(struct kunit *test, const char *fmt, ...) __printf(2,
 /*
  * Memory that lives until the end of the case, freed after exit() even if
  * the case failed or oopsed (Linux's kunit_kmalloc() and friends).  Free
- * it early with kunit_kfree(), never with kfree().
+ * it early with kunit_kfree(), never with kfree().  Any other undoing can
+ * be deferred the same way with kunit_add_action() (Linux's): the actions
+ * run after exit(), the last added first.
  */
+typedef void (kunit_action_t)(void *);
+
 struct kunit_resource {
 	struct kunit_resource *next;
+	kunit_action_t *action;		/* run with ptr at the end of the case */
 	void *ptr;
 };
 
 void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp);
 void kunit_kfree(struct kunit *test, const void *ptr);
+int kunit_add_action(struct kunit *test, kunit_action_t *action, void *ctx);
 
 static inline void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp)
 {
