@@ -151,3 +151,26 @@ bool flush_work(struct work_struct *work)
 		cpu_relax();
 	}
 }
+
+static void nothing(struct work_struct *work)
+{
+	(void)work;
+}
+
+/**
+ * flush_scheduled_work - wait until everything queued so far, on every CPU, has run
+ *
+ * Each list is a FIFO: a marker queued behind the items there now runs
+ * after them, so waiting for the marker on every online CPU is enough.
+ * Context: process context, interrupts on (as flush_work()); one caller at a time.
+ */
+void flush_scheduled_work(void)
+{
+	static DECLARE_WORK(marker, nothing);
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		schedule_work_on((int)cpu, &marker);
+		flush_work(&marker);
+	}
+}

@@ -41,6 +41,7 @@ bool schedule_work_on(int cpu, struct work_struct *work);
 bool schedule_work(struct work_struct *work);
 bool work_pending(const struct work_struct *work);
 bool flush_work(struct work_struct *work);
+void flush_scheduled_work(void);
 bool deferred_work_pending(void);
 void run_deferred_work(void);
 

@@ -37,16 +37,27 @@ static void *memblock_percpu_area(unsigned long size)
 	return memblock_alloc(ALIGN(size, PAGE_SIZE), PAGE_SIZE);
 }
 
-/* ... and from the buddy allocator afterwards, with the caller's gfp. */
+/*
+ * ... and from the buddy allocator afterwards, with the caller's gfp,
+ * counted (Linux's NR_PAGETABLE, "PageTables" in /proc/meminfo): they
+ * stay when their mappings go, so a test that counts free pages across
+ * vmalloc() and vfree() must know how many page tables were made meanwhile.
+ */
+unsigned long nr_pagetable_pages;
+
 static phys_addr_t buddy_table_page(gfp_t gfp)
 {
 	unsigned long addr = get_zeroed_page(gfp);
 
-	return addr ? __pa((void *)addr) : 0;
+	if (!addr)
+		return 0;
+	__atomic_fetch_add(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
+	return __pa((void *)addr);
 }
 
 static void buddy_free_table_page(phys_addr_t page)
 {
+	__atomic_fetch_sub(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
 	free_page((unsigned long)__va(page));
 }
 
