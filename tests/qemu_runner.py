@@ -15,7 +15,11 @@ the serial output as it comes, and decides:
     the run fails, naming the case that hung;
   * no KTAP plan, or fewer suites than planned         -> failure;
   * no case at all (TESTS= matches nothing)             -> failure, listing
-    the suites the kernel has.
+    the suites the kernel has;
+  * a suite left memory behind, or the kernel printed a report (WARNING,
+    BUG, ...) while no case ran                          -> that suite failed
+    (the kernel checks both: tests/kunit/accounting.c and reports.c);
+  * a report during boot or after the last suite        -> failure.
 
 A failed case is shown with its oops's first lines (BUG:, #PF:, RIP:) and
 its last lines; skipped cases are listed with their reasons.
@@ -165,6 +169,8 @@ class Ktap:
         self.totals_seen = False
         self.no_match = None        # the kernel's "no test matches ..." line
         self.oops = []              # lines of oops/panic reports
+        self.suite_problems = {}    # suite -> its "leak: ..." and "report outside ..." lines
+        self.outside = []           # reports while no suite ran (boot, after the tests)
         diag = []
         for line in lines:
             if not self.started:
@@ -190,6 +196,13 @@ class Ktap:
             return
         if line.startswith("# kunit: no test matches"):
             self.no_match = line[len("# kunit: "):]
+            return
+        m = re.match(r"^    # (\S+): (leak: .*|report outside any case: .*)$", line)
+        if m and m.group(1) == self.suite and not self.case:
+            self.suite_problems.setdefault(self.suite, []).append(m.group(2))
+            return
+        if line.startswith("# kunit: report outside any case: "):
+            self.outside.append(line[len("# kunit: "):])
             return
         if re.search(r"Kernel panic|BUG:|Oops|fault: |invalid opcode|kernel BUG", line):
             self.oops.append(line)
@@ -240,6 +253,7 @@ def judge(status, ktap, timeout):
                         % (ktap.suites_done, ktap.plan))
     elif status == EXIT_TESTS_DONE and not ktap.cases:
         problems.append("NO TESTS: " + (ktap.no_match or "no case ran"))
+    problems += ["REPORT " + r[len("report "):] for r in ktap.outside]
     return problems
 
 
@@ -250,8 +264,9 @@ class Run:
         self.name, self.problems, self.seconds = name, problems, seconds
         self.cases, self.oops = ktap.cases, ktap.oops
         self.failures = [c for c in ktap.cases if c[2] == "not ok"]
+        self.suite_failures = sorted(ktap.suite_problems.items())
         self.passed, self.skipped = ktap.count("ok"), ktap.count("skip")
-        self.failed = len(self.failures) + (1 if problems else 0)
+        self.failed = len(self.failures) + len(self.suite_failures) + (1 if problems else 0)
 
     def summary(self):
         return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
@@ -307,6 +322,9 @@ def report_lines(run):
     for suite, case, _, diag, _ in run.failures:
         out.append("  FAILED %s.%s" % (suite, case))
         out += ["      " + d for d in excerpt(diag)]
+    for suite, lines in run.suite_failures:
+        out.append("  FAILED %s (the suite, after its cases)" % suite)
+        out += ["      " + line for line in lines]
     for p in run.problems:
         out.append("  " + p)
         out += ["      " + line.strip() for line in run.oops[-6:]]
