@@ -357,6 +357,11 @@ def split_config(options):
 
 # ---------------------------------------------------------------- self-test
 
+def suite_lines(run, suite):
+    """What the kernel said about @suite after its cases: its leaks, its reports outside cases."""
+    return dict(run.suite_failures).get(suite, [])
+
+
 SELFTESTS = [
     # (what it proves, glob, timeout, check(run, text of its report) -> bool).
     # Entries with the same glob share one run.
@@ -402,6 +407,33 @@ SELFTESTS = [
      "selftest_pass", 120,
      lambda r, text: r.skipped == 1 and
      "SKIPPED (selftest: skipped on purpose): selftest_pass.skipping_case" in text),
+    ("a suite that leaks fails, naming slab objects by cache, pages, and a vmalloc area "
+     "by its caller", "selftest_leak*", 120,
+     lambda r, text: "leak: kmalloc-512: 3 objects" in suite_lines(r, "selftest_leak") and
+     "leak: 1 page" in suite_lines(r, "selftest_leak") and
+     any(re.match(r"leak: vmalloc area 0x\w+-0x\w+ \(8192 bytes\) allocated by "
+                  r"leaks_on_purpose\+0x", line) for line in suite_lines(r, "selftest_leak"))
+     and "FAILED selftest_leak (the suite, after its cases)" in text),
+    ("a suite that keeps memory and says why passes",
+     "selftest_leak*", 120,
+     lambda r, text: r.passed == 2 and r.failed == 1 and
+     [f[0] for f in r.suite_failures] == ["selftest_leak"]),
+    ("an undeclared WARNING fails its case, naming the report",
+     "selftest_report", 120,
+     lambda r, text: any(f[1] == "undeclared_warning" for f in r.failures) and
+     "undeclared report: WARNING: at tests/selftest/selftest.c:" in text),
+    ("a WARNING on another CPU counts against the case that runs",
+     "selftest_report", 120,
+     lambda r, text: any(f[1] == "warning_on_another_cpu" for f in r.failures)),
+    ("a declared report that does not appear fails its case; one that appears passes",
+     "selftest_report", 120,
+     lambda r, text: any(f[1] == "declared_report_missing" for f in r.failures) and
+     'expected report "BUG: kfree of" did not appear' in text and
+     not any(f[1] == "declared_warning" for f in r.failures) and r.passed == 1),
+    ("a report outside any case fails the suite",
+     "selftest_report", 120,
+     lambda r, text: any(line.startswith("report outside any case: WARNING:")
+                         for line in suite_lines(r, "selftest_report"))),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
      lambda r, text: any(p.startswith("NO TESTS: no test matches 'no_such_suite'") and
@@ -417,7 +449,7 @@ def selftest(kernel):
     for what, glob, timeout, check in SELFTESTS:
         if glob not in runs:
             runs[glob] = run_tests(kernel, glob, ["-machine", "pc", "-m", "128M", "-smp", "2"],
-                                   False, timeout, "selftest-" + glob)
+                                   False, timeout, "selftest-" + glob.replace("*", ""))
         run = runs[glob]
         text = "\n".join(report_lines(run))
         ok = check(run, text)

@@ -238,12 +238,14 @@ static unsigned int compare(const struct kunit_suite *suite, const struct mem_sn
 				    c->name, c->inuse);
 			lines++;
 		} else if (c->inuse > old->inuse) {
-			left_behind(suite, "%s: %lu objects", c->name, c->inuse - old->inuse);
+			left_behind(suite, "%s: %lu object%s", c->name, c->inuse - old->inuse,
+				    c->inuse - old->inuse == 1 ? "" : "s");
 			lines++;
 		}
 	}
 	if (now->pages > then->pages) {
-		left_behind(suite, "%lu pages", now->pages - then->pages);
+		left_behind(suite, "%lu page%s", now->pages - then->pages,
+			    now->pages - then->pages == 1 ? "" : "s");
 		lines++;
 	}
 	if (now->percpu_free < then->percpu_free) {
