@@ -339,20 +339,24 @@ def report(run):
 
 
 def split_config(options):
-    """'uefi cmdline=page_poison=1 -machine q35 ...' -> (True, 'page_poison=1', ['-machine', ...])
+    """'uefi kernel=ubsan cmdline=page_poison=1 -machine q35 ...'
+    -> (True, 'page_poison=1', ['-machine', ...], 'ubsan')
 
-    Before the QEMU options a matrix line may say "uefi" (boot through OVMF)
-    and "cmdline=WORDS" (more kernel command line; quote it for spaces).
+    Before the QEMU options a matrix line may say "uefi" (boot through OVMF),
+    "cmdline=WORDS" (more kernel command line; quote it for spaces) and
+    "kernel=NAME" (boot the kernel built with NAME=1, such as UBSAN=1).
     """
     words = shlex.split(options)
-    uefi, cmdline = False, ""
-    while words and (words[0] == "uefi" or words[0].startswith("cmdline=")):
+    uefi, cmdline, variant = False, "", None
+    while words and (words[0] == "uefi" or words[0].split("=")[0] in ("cmdline", "kernel")):
         word = words.pop(0)
         if word == "uefi":
             uefi = True
+        elif word.startswith("kernel="):
+            variant = word[len("kernel="):]
         else:
             cmdline += " " + word[len("cmdline="):]
-    return uefi, cmdline.strip(), words
+    return uefi, cmdline.strip(), words, variant
 
 
 # ---------------------------------------------------------------- self-test
@@ -658,10 +662,16 @@ def cmd_all(a):
     passed, failed = read_host_results(a.host_results)
     skipped = 0
     print("host tests: %d passed, %d failed" % (passed, failed), flush=True)
+    variants = dict(v.split("=", 1) for v in a.kernel_variant)
     for name, options in read_matrix(a.matrix):
-        uefi, cmdline, qemu_args = split_config(options)
+        uefi, cmdline, qemu_args, variant = split_config(options)
         print("=== %s: %s" % (name, options.strip()), flush=True)
-        run = run_tests(a.kernel, a.tests, qemu_args, uefi, a.timeout, name, cmdline=cmdline)
+        if variant and variant not in variants:
+            print("  no kernel for kernel=%s (the Makefile passes --kernel-variant)" % variant)
+            failed += 1
+            continue
+        run = run_tests(variants.get(variant, a.kernel), a.tests, qemu_args, uefi, a.timeout,
+                        name, cmdline=cmdline)
         report(run)
         passed, failed, skipped = passed + run.passed, failed + run.failed, skipped + run.skipped
         if any(p.startswith("NO TESTS") for p in run.problems):
@@ -704,6 +714,8 @@ def main():
         p.add_argument("--selftest-kernel")
         p.add_argument("--matrix")
         p.add_argument("--host-results")
+        p.add_argument("--kernel-variant", action="append", default=[], metavar="NAME=PATH",
+                       help="the kernel for matrix lines that say kernel=NAME")
     p = sub.add_parser("selftest")
     p.add_argument("--selftest-kernel", required=True)
     a = ap.parse_args()
