@@ -438,6 +438,10 @@ SELFTESTS = [
      "selftest_report", 120,
      lambda r, text: any(line.startswith("report outside any case: WARNING:")
                          for line in suite_lines(r, "selftest_report"))),
+    ("undefined behaviour (UBSAN) that no case declared fails that case, naming kind and place",
+     "selftest_ubsan", 120,
+     lambda r, text: any(f[1] == "undeclared_shift" for f in r.failures) and
+     "undeclared report: UBSAN: shift-out-of-bounds in tests/selftest/selftest_ubsan.c:" in text),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
      lambda r, text: any(p.startswith("NO TESTS: no test matches 'no_such_suite'") and
