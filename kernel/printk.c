@@ -6,7 +6,9 @@
  *
  * Messages are formatted into a buffer on the stack and emitted whole, so an
  * oops printed from an exception cannot tear a line in half.  A message
- * longer than that buffer is cut.
+ * longer than that buffer is cut.  Whoever registered a console probe
+ * (register_trace_console(): the tests, which look for reports) sees each
+ * message as it is stored.
  */
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"

@@ -50,8 +50,9 @@ static void shift_out_of_bounds(struct kunit *test)
 
 	kunit_expect_report(test, "UBSAN: shift-out-of-bounds");
 	r = one << exponent, line = __LINE__;
+	/* gcc says 'long unsigned int', clang 'unsigned long' */
 	expect_report(test, "shift-out-of-bounds", line,
-		      "shift exponent 64 is too large for 64-bit type '");	/* gcc and clang name it differently */
+		      "shift exponent 64 is too large for 64-bit type '");
 	r = one >> negative, line = __LINE__;
 	expect_report(test, "shift-out-of-bounds", line, "shift exponent -1 is negative");
 	s = minus_one << 1, line = __LINE__;
@@ -136,8 +137,8 @@ static void invalid_bool(struct kunit *test)
 
 	kunit_expect_report(test, "UBSAN: invalid-load");
 	b = *(volatile bool *)&byte, line = __LINE__;
-	expect_report(test, "invalid-load", line,
-		      "load of value 5 is not a valid value for type '_Bool'");
+	/* gcc says '_Bool', clang 'volatile bool' */
+	expect_report(test, "invalid-load", line, "load of value 5 is not a valid value for type '");
 	(void)b;
 }
 
