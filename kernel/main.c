@@ -50,6 +50,11 @@ static void *alloc_ap_pages(unsigned int order)
 	return page ? page_address(page) : NULL;
 }
 
+static void free_ap_pages(void *addr, unsigned int order)
+{
+	free_pages((unsigned long)addr, order);
+}
+
 static void numa_memory_range(u64 start, u64 end, int nid)
 {
 	memblock_set_node(start, end - start, nid);
@@ -225,7 +230,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	kmem_cache_init();
 	vmalloc_init();
 	kvmalloc_policy_setup();
-	smp_set_page_allocator(alloc_ap_pages);
+	smp_set_page_allocator(alloc_ap_pages, free_ap_pages);
 	smp_init();
 	numa_cpus_init();
 	fault_inject_setup();

@@ -43,6 +43,17 @@ int vprintk(const char *fmt, va_list args);
 void console_set_level(int level);
 void printk_bust_locks(void);
 
+/*
+ * Watching what is printed (Linux's console tracepoint, which KFENCE's and
+ * KCSAN's tests use the same way): each probe is called with every message
+ * as it enters the log, its level stripped, from any CPU and any context,
+ * with the console lock held and interrupts off.  A probe must only look
+ * and record: never print, never take a lock that printk's callers hold.
+ */
+typedef void (*console_probe_t)(void *data, const char *text, size_t len);
+int register_trace_console(console_probe_t probe, void *data);
+void unregister_trace_console(console_probe_t probe, void *data);
+
 /* The log buffer: a position to remember, and the text written since. */
 int printk_take_level(const char **text);
 void printk_log_store(const char *s, size_t len);

@@ -63,7 +63,8 @@ void smp_send_reschedule(int cpu);
 
 void prefill_possible_map(void);
 void smp_init(void);
-void smp_set_page_allocator(void *(*alloc)(unsigned int order));
+void smp_set_page_allocator(void *(*alloc)(unsigned int order),
+			    void (*free)(void *addr, unsigned int order));
 unsigned long ap_stack_bottom(unsigned int cpu);
 int add_cpu(unsigned int cpu);
 void smp_cpus_done(void);

@@ -18,8 +18,13 @@
 #include "kernel/printk.h"
 #include "arch/x86_64/timer.h"
 
-/** spinlock_lockup_ms - how long a wait is before it is reported as a lockup */
-unsigned long spinlock_lockup_ms = 1000;
+/*
+ * spinlock_lockup_ms - how long a wait is before it is reported as a lockup.
+ * Ten seconds: under QEMU with more vCPUs than host cores a waiter may wait
+ * over a second for a holder the host does not run (docs/smp.md), and the
+ * report would then cry wolf; a real lockup is still one ten seconds later.
+ */
+unsigned long spinlock_lockup_ms = 10000;
 
 static DEFINE_PER_CPU(unsigned int, in_spin_bug);
 

@@ -13,7 +13,7 @@
  *     it would wait for itself forever; going on without the lock would let
  *     two critical sections race unseen.  So the report is printed and the
  *     kernel panics: the bug is named where it happened;
- *   - lockup: a CPU has waited longer than spinlock_lockup_ms (1 s) for a
+ *   - lockup: a CPU has waited longer than spinlock_lockup_ms (10 s) for a
  *     lock; the report names the holder's CPU and where it took the lock,
  *     and the waiter goes on waiting, as in Linux.
  * The code for both is out of line in kernel/spinlock.c; the fast path

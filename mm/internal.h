@@ -277,11 +277,12 @@ void print_tracks(struct kmem_cache *s, void *obj);
 int validate_slab_cache(struct kmem_cache *s);
 void report_leaks(struct kmem_cache *s);
 
-/* mm/vmalloc.c, for its monitor commands */
+/* mm/vmalloc.c, for its monitor commands and the tests */
 struct vmap_area;
 void vmalloc_for_each_area(void (*fn)(const struct vmap_area *va, bool lazy, void *arg),
 			   void *arg);
 unsigned long vmalloc_lazy_pages(unsigned long *max);
+unsigned int vmalloc_spare_nodes(void);
 
 /* mm/mm_init.c */
 void sparse_mark_present(unsigned long start_pfn, unsigned long end_pfn);

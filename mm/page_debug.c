@@ -58,7 +58,12 @@ static bool pfn_is_free(unsigned long pfn)
 	return false;
 }
 
-/* The allocated block that @pfn is an interior page of, or 0 (pfn 0 is never allocated). */
+/*
+ * The allocated block that @pfn is an interior page of, or 0 (pfn 0 is never
+ * allocated).  Only a block the page allocator describes counts: its first
+ * page carries its order in ->private, aligned to it and covering @pfn (a
+ * slab keeps other fields there).
+ */
 static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 {
 	for (unsigned int o = 1; o <= MAX_PAGE_ORDER; o++) {
@@ -68,7 +73,8 @@ static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 		if (!pfn_valid(head))
 			continue;
 		page = pfn_to_page(head);
-		if (page_test(page, PG_allocated) && page->private >= o) {
+		if (page_test(page, PG_allocated) && !PageSlab(page) && page->private >= o &&
+		    page->private <= MAX_PAGE_ORDER && IS_ALIGNED(head, 1UL << page->private)) {
 			*order = page->private;
 			return head;
 		}
@@ -115,8 +121,9 @@ bool free_pages_check_bad(struct page *page, unsigned int order, void *caller, b
 		if (head)
 			snprintf(why, sizeof(why), "interior page of the order-%u block at pfn %#lx",
 				 real_order, head);
-		else
-			snprintf(why, sizeof(why), "not the first page of an allocated block");
+		else	/* nor free: another CPU has just freed it, or is handing it out */
+			snprintf(why, sizeof(why), "not allocated (a double free, racing "
+				 "with another CPU's free?)");
 		bad_free(pfn, order, caller, why);
 	} else {
 		snprintf(why, sizeof(why), "freed with order %u, allocated with order %lu",

@@ -937,6 +937,25 @@ unsigned long vmalloc_lazy_pages(unsigned long *max)
 	return READ_ONCE(vmap_lazy_nr);
 }
 
+/**
+ * vmalloc_spare_nodes - struct vmap_areas kept for the next cut (0 to MAX_SPARES)
+ *
+ * Objects of the "vmap_area" cache that no area uses: a warm cache, not a
+ * leak (for the tests' accounting).
+ */
+unsigned int vmalloc_spare_nodes(void)
+{
+	struct vmap_area *va;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_for_each_entry(va, &spare_nodes, list)
+		n++;
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	return n;
+}
+
 /* ---------------------------------------------------------------- faults, boot */
 
 /* For the oops of a fault in the vmalloc space: say whose range it was. */

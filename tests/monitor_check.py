@@ -241,9 +241,19 @@ def compare(expected, actual, first_line=1):
     return None
 
 
+def student_env():
+    """The environment of a student's shell: without what make hands down to its
+    commands, MAKEFLAGS and the variables set on make's command line (`make test
+    UBSAN=1` must not turn the docs' `make run` into `make run UBSAN=1`)."""
+    flags = os.environ.get("MAKEFLAGS", "")
+    set_on_cmdline = [w.split("=", 1)[0] for w in shlex.split(flags.partition(" -- ")[2])]
+    dropped = {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"} | set(set_on_cmdline)
+    return {k: v for k, v in os.environ.items() if k not in dropped}
+
+
 def run_transcript(command, timeout=180):
     """The output of a doc's `printf ... | make run ...`, as a student's terminal shows it."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    env = student_env()
     done = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, timeout=timeout)
     text = ANSI.sub("", done.stdout.decode("latin-1")).replace("\r", "")

@@ -15,7 +15,11 @@ the serial output as it comes, and decides:
     the run fails, naming the case that hung;
   * no KTAP plan, or fewer suites than planned         -> failure;
   * no case at all (TESTS= matches nothing)             -> failure, listing
-    the suites the kernel has.
+    the suites the kernel has;
+  * a suite left memory behind, or the kernel printed a report (WARNING,
+    BUG, ...) while no case ran                          -> that suite failed
+    (the kernel checks both: tests/kunit/accounting.c and reports.c);
+  * a report during boot or after the last suite        -> failure.
 
 A failed case is shown with its oops's first lines (BUG:, #PF:, RIP:) and
 its last lines; skipped cases are listed with their reasons.
@@ -29,8 +33,9 @@ as its last line where it runs tests):
   monitor   bad input at the monitor prompt, and the docs' transcripts
             (tests/monitor_check.py; make test-monitor)
   all       host results + the QEMU matrix + monitor + the self-test (make test);
-            the matrix lines that say "kasan" and the KASAN self-test boot the
-            KASAN kernels (make KASAN=1), and --only-kasan runs only those
+            a matrix line that says "kernel=NAME" boots the kernel built with
+            NAME=1 (--kernel-variant NAME=PATH: kasan, ubsan), the KASAN
+            self-test the KASAN kernel, and --only-variant NAME runs only those
 """
 
 import argparse
@@ -169,6 +174,8 @@ class Ktap:
         self.totals_seen = False
         self.no_match = None        # the kernel's "no test matches ..." line
         self.oops = []              # lines of oops/panic reports
+        self.suite_problems = {}    # suite -> its "leak: ..." and "report outside ..." lines
+        self.outside = []           # reports while no suite ran (boot, after the tests)
         diag = []
         for line in lines:
             if not self.started:
@@ -194,6 +201,13 @@ class Ktap:
             return
         if line.startswith("# kunit: no test matches"):
             self.no_match = line[len("# kunit: "):]
+            return
+        m = re.match(r"^    # (\S+): (leak: .*|report outside any case: .*)$", line)
+        if m and m.group(1) == self.suite and not self.case:
+            self.suite_problems.setdefault(self.suite, []).append(m.group(2))
+            return
+        if line.startswith("# kunit: report outside any case: "):
+            self.outside.append(line[len("# kunit: "):])
             return
         if re.search(r"Kernel panic|BUG:|Oops|fault: |invalid opcode|kernel BUG", line):
             self.oops.append(line)
@@ -244,6 +258,7 @@ def judge(status, ktap, timeout):
                         % (ktap.suites_done, ktap.plan))
     elif status == EXIT_TESTS_DONE and not ktap.cases:
         problems.append("NO TESTS: " + (ktap.no_match or "no case ran"))
+    problems += ["REPORT " + r[len("report "):] for r in ktap.outside]
     return problems
 
 
@@ -254,8 +269,9 @@ class Run:
         self.name, self.problems, self.seconds = name, problems, seconds
         self.cases, self.oops = ktap.cases, ktap.oops
         self.failures = [c for c in ktap.cases if c[2] == "not ok"]
+        self.suite_failures = sorted(ktap.suite_problems.items())
         self.passed, self.skipped = ktap.count("ok"), ktap.count("skip")
-        self.failed = len(self.failures) + (1 if problems else 0)
+        self.failed = len(self.failures) + len(self.suite_failures) + (1 if problems else 0)
 
     def summary(self):
         return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
@@ -316,6 +332,9 @@ def report_lines(run):
     for suite, case, _, diag, _ in run.failures:
         out.append("  FAILED %s.%s" % (suite, case))
         out += ["      " + d for d in excerpt(diag)]
+    for suite, lines in run.suite_failures:
+        out.append("  FAILED %s (the suite, after its cases)" % suite)
+        out += ["      " + line for line in lines]
     for p in run.problems:
         out.append("  " + p)
         out += ["      " + line.strip() for line in run.oops[-6:]]
@@ -330,27 +349,32 @@ def report(run):
 
 
 def split_config(options):
-    """'uefi cmdline=page_poison=1 -machine q35 ...' -> (True, False, 'page_poison=1', ['-machine', ...])
+    """'uefi kernel=ubsan cmdline=page_poison=1 -machine q35 ...'
+    -> (True, 'page_poison=1', ['-machine', ...], 'ubsan')
 
     Before the QEMU options a matrix line may say "uefi" (boot through OVMF),
-    "kasan" (boot the KASAN kernel, make KASAN=1) and "cmdline=WORDS" (more
-    kernel command line; quote it for spaces).
+    "cmdline=WORDS" (more kernel command line; quote it for spaces) and
+    "kernel=NAME" (boot the kernel built with NAME=1, such as UBSAN=1).
     """
     words = shlex.split(options)
-    uefi = kasan = False
-    cmdline = ""
-    while words and (words[0] in ("uefi", "kasan") or words[0].startswith("cmdline=")):
+    uefi, cmdline, variant = False, "", None
+    while words and (words[0] == "uefi" or words[0].split("=")[0] in ("cmdline", "kernel")):
         word = words.pop(0)
         if word == "uefi":
             uefi = True
-        elif word == "kasan":
-            kasan = True
+        elif word.startswith("kernel="):
+            variant = word[len("kernel="):]
         else:
             cmdline += " " + word[len("cmdline="):]
-    return uefi, kasan, cmdline.strip(), words
+    return uefi, cmdline.strip(), words, variant
 
 
 # ---------------------------------------------------------------- self-test
+
+def suite_lines(run, suite):
+    """What the kernel said about @suite after its cases: its leaks, its reports outside cases."""
+    return dict(run.suite_failures).get(suite, [])
+
 
 SELFTESTS = [
     # (what it proves, glob, timeout, check(run, text of its report) -> bool).
@@ -401,6 +425,37 @@ SELFTESTS = [
      "selftest_pass", 120,
      lambda r, text: r.skipped == 1 and
      "SKIPPED (selftest: skipped on purpose): selftest_pass.skipping_case" in text),
+    ("a suite that leaks fails, naming slab objects by cache, pages, and a vmalloc area "
+     "by its caller", "selftest_leak*", 120,
+     lambda r, text: "leak: kmalloc-512: 3 objects" in suite_lines(r, "selftest_leak") and
+     "leak: 1 page" in suite_lines(r, "selftest_leak") and
+     any(re.match(r"leak: vmalloc area 0x\w+-0x\w+ \(8192 bytes\) allocated by "
+                  r"leaks_on_purpose\+0x", line) for line in suite_lines(r, "selftest_leak"))
+     and "FAILED selftest_leak (the suite, after its cases)" in text),
+    ("a suite that keeps memory and says why passes",
+     "selftest_leak*", 120,
+     lambda r, text: r.passed == 2 and r.failed == 1 and
+     [f[0] for f in r.suite_failures] == ["selftest_leak"]),
+    ("an undeclared WARNING fails its case, naming the report",
+     "selftest_report", 120,
+     lambda r, text: any(f[1] == "undeclared_warning" for f in r.failures) and
+     "undeclared report: WARNING: at tests/selftest/selftest.c:" in text),
+    ("a WARNING on another CPU counts against the case that runs",
+     "selftest_report", 120,
+     lambda r, text: any(f[1] == "warning_on_another_cpu" for f in r.failures)),
+    ("a declared report that does not appear fails its case; one that appears passes",
+     "selftest_report", 120,
+     lambda r, text: any(f[1] == "declared_report_missing" for f in r.failures) and
+     'expected report "BUG: kfree of" did not appear' in text and
+     not any(f[1] == "declared_warning" for f in r.failures) and r.passed == 1),
+    ("a report outside any case fails the suite",
+     "selftest_report", 120,
+     lambda r, text: any(line.startswith("report outside any case: WARNING:")
+                         for line in suite_lines(r, "selftest_report"))),
+    ("undefined behaviour (UBSAN) that no case declared fails that case, naming kind and place",
+     "selftest_ubsan", 120,
+     lambda r, text: any(f[1] == "undeclared_shift" for f in r.failures) and
+     "undeclared report: UBSAN: shift-out-of-bounds in tests/selftest/selftest_ubsan.c:" in text),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
      lambda r, text: any(p.startswith("NO TESTS: no test matches 'no_such_suite'") and
@@ -421,9 +476,9 @@ def selftest(kernel, kasan_kernel, only_kasan=False):
         if only_kasan and glob not in KASAN_SELFTESTS:
             continue
         if glob not in runs:
-            runs[glob] = run_tests(kasan_kernel if glob in KASAN_SELFTESTS else kernel, glob,
-                                   ["-machine", "pc", "-m", "128M", "-smp", "2"],
-                                   False, timeout, "selftest-" + glob)
+            kernel_for = kasan_kernel if glob in KASAN_SELFTESTS else kernel
+            runs[glob] = run_tests(kernel_for, glob, ["-machine", "pc", "-m", "128M", "-smp", "2"],
+                                   False, timeout, "selftest-" + glob.replace("*", ""))
         run = runs[glob]
         text = "\n".join(report_lines(run))
         ok = check(run, text)
@@ -649,23 +704,29 @@ def cmd_monitor(a):
 
 def cmd_all(a):
     passed = failed = skipped = 0
-    if not a.only_kasan:
+    if not a.only_variant:
         passed, failed = read_host_results(a.host_results)
         print("host tests: %d passed, %d failed" % (passed, failed), flush=True)
+    variants = dict(v.split("=", 1) for v in a.kernel_variant)
     for name, options in read_matrix(a.matrix):
-        uefi, kasan, cmdline, qemu_args = split_config(options)
-        if a.only_kasan and not kasan:
+        uefi, cmdline, qemu_args, variant = split_config(options)
+        if a.only_variant and variant != a.only_variant:
             continue
         print("=== %s: %s" % (name, options.strip()), flush=True)
-        run = run_tests(a.kasan_kernel if kasan else a.kernel, a.tests, qemu_args, uefi,
-                        a.timeout, name, cmdline=cmdline)
+        if variant and variant not in variants:
+            print("  no kernel for kernel=%s (the Makefile passes --kernel-variant)" % variant)
+            failed += 1
+            continue
+        run = run_tests(variants.get(variant, a.kernel), a.tests, qemu_args, uefi, a.timeout,
+                        name, cmdline=cmdline)
         report(run)
         passed, failed, skipped = passed + run.passed, failed + run.failed, skipped + run.skipped
         if any(p.startswith("NO TESTS") for p in run.problems):
             print("=== stopping: TESTS='%s' selects nothing on any machine" % a.tests)
             break
-    if a.only_kasan:
-        print("=== monitor: left out (KASAN=1 runs the KASAN machines and self-test)")
+    if a.only_variant:
+        print("=== monitor: left out (%s=1 runs the %s machines and self-test)"
+              % (a.only_variant.upper(), a.only_variant))
     elif a.tests == "*":
         print("=== monitor: bad input at the prompt, and the docs' transcripts", flush=True)
         p, f = monitor_checks(a.kernel, a.matrix)
@@ -673,7 +734,7 @@ def cmd_all(a):
     else:
         print("=== monitor: left out (TESTS='%s' selects in-kernel suites)" % a.tests)
     print("=== runner self-test", flush=True)
-    p, f = selftest(a.selftest_kernel, a.kasan_selftest_kernel, a.only_kasan)
+    p, f = selftest(a.selftest_kernel, a.kasan_selftest_kernel, a.only_variant == "kasan")
     passed, failed = passed + p, failed + f
     print("%d passed, %d failed%s" % (passed, failed,
                                       ", %d skipped" % skipped if skipped else ""))
@@ -701,12 +762,13 @@ def main():
         p.add_argument("--linux-reference",
                        default=os.path.join(ROOT, "tests", "bench", "linux-reference.txt"))
         p.add_argument("--selftest-kernel")
-        p.add_argument("--kasan-kernel", help="for the matrix lines that say kasan")
         p.add_argument("--kasan-selftest-kernel", help="for the KASAN self-test")
-        p.add_argument("--only-kasan", action="store_true",
-                       help="only the KASAN machines and self-test (make test KASAN=1)")
+        p.add_argument("--only-variant", metavar="NAME",
+                       help="only the matrix lines that say kernel=NAME (make test KASAN=1)")
         p.add_argument("--matrix")
         p.add_argument("--host-results")
+        p.add_argument("--kernel-variant", action="append", default=[], metavar="NAME=PATH",
+                       help="the kernel for matrix lines that say kernel=NAME")
     p = sub.add_parser("selftest")
     p.add_argument("--selftest-kernel", required=True)
     p.add_argument("--kasan-selftest-kernel", required=True)

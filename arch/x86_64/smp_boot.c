@@ -68,8 +68,9 @@ extern const char trampoline_start[], trampoline_end[], trampoline_params[];
 extern const char ap_entry64[];
 void start_secondary(unsigned long cpu);
 
-static void *cpu_ist_area[NR_CPUS];
+static void *cpu_stack_area[NR_CPUS], *cpu_ist_area[NR_CPUS];	/* direct-map addresses */
 static void *(*ap_alloc_pages)(unsigned int order);
+static void (*ap_free_pages)(void *addr, unsigned int order);
 
 /* The temporary page tables the APs turn paging on with (see trampoline.asm) */
 static u64 tmp_pml4[512] __aligned(PAGE_SIZE);
@@ -86,14 +87,17 @@ unsigned int smp_boot_failed_cpus(void)
 }
 
 /**
- * smp_set_page_allocator - where AP stacks come from
+ * smp_set_page_allocator - where AP stacks come from, and go back to
  * @alloc: returns the direct-map address of 2^order zeroed pages, or NULL
+ * @free: takes back what @alloc gave, for a CPU that did not come online
  *
  * Context: boot, before smp_init().
  */
-void smp_set_page_allocator(void *(*alloc)(unsigned int order))
+void smp_set_page_allocator(void *(*alloc)(unsigned int order),
+			    void (*free)(void *addr, unsigned int order))
 {
 	ap_alloc_pages = alloc;
+	ap_free_pages = free;
 }
 
 /** ap_stack_bottom - lowest address of AP @cpu's stack; the page below is its guard */
@@ -112,9 +116,36 @@ static unsigned long map_ap_stack(unsigned int cpu)
 	unsigned long bottom = ap_stack_bottom(cpu);
 	u8 *mem = ap_alloc_pages ? ap_alloc_pages(AP_STACK_ORDER) : NULL;
 
-	if (!mem || map_kernel_range(bottom, __pa(mem), AP_STACK_SIZE, PAGE_KERNEL, GFP_KERNEL))
+	if (!mem)
 		return 0;
+	if (map_kernel_range(bottom, __pa(mem), AP_STACK_SIZE, PAGE_KERNEL, GFP_KERNEL)) {
+		ap_free_pages(mem, AP_STACK_ORDER);
+		return 0;
+	}
+	cpu_stack_area[cpu] = mem;
 	return bottom + AP_STACK_SIZE;
+}
+
+/*
+ * Give back the stacks of a CPU that did not come online: it never ran, or
+ * INIT has parked it, so nothing runs on them.  Only this CPU wrote to the
+ * stack's mapping, so only its TLB may hold it.
+ */
+static void free_ap_stacks(unsigned int cpu)
+{
+	unsigned long bottom = ap_stack_bottom(cpu);
+
+	if (cpu_stack_area[cpu]) {
+		unmap_kernel_range(bottom, AP_STACK_SIZE);
+		for (unsigned long va = bottom; va < bottom + AP_STACK_SIZE; va += PAGE_SIZE)
+			invlpg(va);
+		ap_free_pages(cpu_stack_area[cpu], AP_STACK_ORDER);
+		cpu_stack_area[cpu] = NULL;
+	}
+	if (cpu_ist_area[cpu]) {
+		ap_free_pages(cpu_ist_area[cpu], AP_IST_ORDER);
+		cpu_ist_area[cpu] = NULL;
+	}
 }
 
 /**
@@ -177,6 +208,7 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 	cpu_ist_area[cpu] = ap_alloc_pages ? ap_alloc_pages(AP_IST_ORDER) : NULL;
 	if (!stack_top || !cpu_ist_area[cpu]) {
 		pr_err("smp: CPU%u (APIC id %u): no memory for its stacks; left out\n", cpu, apicid);
+		free_ap_stacks(cpu);
 		return -1;
 	}
 
@@ -205,6 +237,7 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 		       "INIT-SIPI-SIPI; left out\n", cpu, apicid, SMP_BOOT_TIMEOUT_MS);
 		apic_send_init(apicid);		/* park it: it must not wake up later */
 		cpumask_clear_cpu(cpu, &__cpu_online_mask);	/* in case it just made it */
+		free_ap_stacks(cpu);
 		return -1;
 	}
 	pr_info("smp: CPU%u (APIC id %u) online after %llu us\n", cpu, apicid,

@@ -371,6 +371,7 @@ static void report_format(struct kunit *test)
 	unsigned long before = injected(FAULT_INJECT_SLAB), pos;
 	const char *log;
 
+	kunit_expect_report(test, "FAULT_INJECTION: forcing a failure");
 	KUNIT_ASSERT_EQ(test, kunit_fault_attr_setup(test, &failslab,
 			"1,100,0,3,cache=" TEST_CACHE), 0);
 	pos = printk_log_pos();

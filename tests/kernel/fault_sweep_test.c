@@ -597,6 +597,9 @@ static void sweep(struct kunit *test)
 	char first[32] = "";
 	void *where;
 
+	kunit_allow_report(test, "FAULT_INJECTION: forcing a failure");
+	kunit_allow_report(test, "SLUB: Unable to allocate memory");
+	kunit_allow_report(test, "vmalloc error:");
 	where = sweep_setup(test, e, &points);
 	kv_snapshot_take(&then);
 	free_pages = then.free_pages;
@@ -646,6 +649,9 @@ static void reports_name_what_failed(struct kunit *test)
 	unsigned long pos;
 	const char *log;
 
+	kunit_expect_report(test, "FAULT_INJECTION: forcing a failure");
+	kunit_expect_report(test, "vmalloc error: size 4096, vm_struct allocation failed");
+	kunit_expect_report(test, "SLUB: Unable to allocate memory");
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	kunit_fail_nth(test, FAIL_SLAB, 1);
 	pos = printk_log_pos();

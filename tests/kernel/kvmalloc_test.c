@@ -740,6 +740,8 @@ static void kvrealloc_refuses_bad_pointers(struct kunit *test)
 	struct kv_counts then;
 	void *bad[5], *mapped, *v, *freed;
 
+	kunit_expect_report(test, "BUG: kvrealloc(");
+	kunit_expect_report(test, "BUG: kfree of");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	v = kvmalloc(BIG, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(v));
@@ -938,6 +940,8 @@ static void kvfree_of_each_kind_and_of_bad_pointers(struct kunit *test)
 	unsigned long slab_bad = global_vm_event(SLAB_BAD_FREE);
 	unsigned long vmalloc_bad = global_vm_event(VMALLOC_BAD_FREE);
 
+	kunit_expect_report(test, "BUG: kfree of");
+	kunit_expect_report(test, "BUG: vfree(");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(v));
 	KUNIT_ASSERT_NOT_NULL(test, freed);

@@ -60,6 +60,7 @@ static void free_list_change_without_the_zone_lock(struct kunit *test)
 	struct page *page = alloc_pages(GFP_KERNEL, 0);
 	unsigned long free = nr_free_pages(), pos = printk_log_pos();
 
+	kunit_expect_report(test, "kernel BUG at mm/page_alloc.c");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_EXPECT_TRUE(test, free_one_page_oopses(page, page_to_pfn(page), page_zone(page), 0,
 						     false));
@@ -73,6 +74,7 @@ static void block_not_aligned_to_its_order(struct kunit *test)
 	struct page *page = alloc_pages(GFP_KERNEL, 1);
 	unsigned long free = nr_free_pages(), pos = printk_log_pos();
 
+	kunit_expect_report(test, "kernel BUG at mm/page_alloc.c");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	/* the block's second page as if it were an order-1 block: its pfn is odd */
 	KUNIT_EXPECT_TRUE(test, free_one_page_oopses(page + 1, page_to_pfn(page + 1),
@@ -89,6 +91,7 @@ static void page_freed_into_another_zone(struct kunit *test)
 	unsigned long free = nr_free_pages(), pos = printk_log_pos();
 	struct zone *zone, *other = NULL;
 
+	kunit_expect_report(test, "kernel BUG at mm/page_alloc.c");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	for_each_populated_zone(zone) {
 		if (zone != page_zone(page))

@@ -75,6 +75,7 @@ static void oops_reports_page_fault(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	oops_catcher_t kunit_catcher = set_oops_catcher(back_here);
 
+	kunit_expect_report(test, "BUG: unable to handle page fault");
 	if (!setjmp(oops_env)) {
 		*(volatile int *)UNMAPPED_ADDR = 1;
 		KUNIT_FAIL(test, "the write to an unmapped address did not fault");
@@ -97,6 +98,7 @@ static void oops_reports_invalid_opcode(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	oops_catcher_t kunit_catcher = set_oops_catcher(back_here);
 
+	kunit_expect_report(test, "invalid opcode");
 	if (!setjmp(oops_env))
 		__asm__ __volatile__("ud2");
 	set_oops_catcher(kunit_catcher);
@@ -111,6 +113,7 @@ static void warn_on_reports_and_continues(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	int hit;
 
+	kunit_expect_report(test, "WARNING: at tests/kernel/oops_test.c");
 	hit = WARN_ON(1 + 1 == 2);
 	KUNIT_EXPECT_TRUE(test, hit);
 	KUNIT_EXPECT_FALSE(test, WARN_ON(0));

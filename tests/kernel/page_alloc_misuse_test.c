@@ -97,6 +97,7 @@ static void double_free_is_reported(struct kunit *test)
 	unsigned long pos = mctx.log_pos;
 	struct page *page;
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	/* order 0: the first free put it on the per-CPU list */
 	page = alloc_pages(GFP_KERNEL, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -125,6 +126,7 @@ static void wrong_order_is_reported(struct kunit *test)
 	unsigned long pos = mctx.log_pos;
 	struct page *page = alloc_pages(GFP_KERNEL, 2);
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	__free_pages(page, 1);
 	expect_pfn_reported(test, &pos, page_to_pfn(page),
@@ -147,6 +149,7 @@ static void interior_page_is_reported(struct kunit *test)
 	struct page *page = alloc_pages(GFP_KERNEL, 3);
 	char why[64];
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	snprintf(why, sizeof(why), "interior page of the order-3 block at pfn %#lx",
 		 page_to_pfn(page));
@@ -166,6 +169,7 @@ static void reserved_page_is_reported(struct kunit *test)
 	unsigned long pos = mctx.log_pos;
 	unsigned long kernel_pfn = __pa(_text) >> PAGE_SHIFT;
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	/* in the first MiB, which is never given to the allocator */
 	KUNIT_ASSERT_TRUE(test, pfn_valid(0x10));
 	__free_pages(pfn_to_page(0x10), 0);
@@ -184,6 +188,7 @@ static void pfn_outside_ram_is_reported(struct kunit *test)
 	unsigned int nr = 0;
 	struct page *page;
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	__free_pages(pfn_to_page(max_pfn), 0);
 	expect_pfn_reported(test, &pos, max_pfn, "not a page of RAM");
 	__free_pages(pfn_to_page(max_pfn + (1UL << 20)), 0);
@@ -223,6 +228,7 @@ static void bad_address_is_reported(struct kunit *test)
 	unsigned long addr = __get_free_pages(GFP_KERNEL, 1);
 	char what[64];
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	KUNIT_ASSERT_NE(test, addr, 0);
 	free_pages(addr + 8, 1);
 	snprintf(what, sizeof(what), "address %#lx ", addr + 8);
@@ -248,6 +254,7 @@ static void order_too_large_is_refused(struct kunit *test)
 	struct page *page;
 	const char *log;
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	/* allocation: NULL, with a warning unless __GFP_NOWARN */
 	KUNIT_EXPECT_NULL(test, alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER + 1));
 	KUNIT_EXPECT_EQ(test, __get_free_pages(GFP_KERNEL, 12), 0);
@@ -298,6 +305,7 @@ static void poison_catches_write_after_free(struct kunit *test)
 	char what[96];
 	u8 *p;
 
+	kunit_expect_report(test, "BUG: page poison overwritten");
 	set_page_poisoning(true);
 	page = alloc_pages(GFP_KERNEL, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);

@@ -719,6 +719,7 @@ static void compound_blocks_know_their_head(struct kunit *test)
 	unsigned long pos, bad = global_vm_event(PGALLOC_BAD_FREE);
 	char why[80];
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_EXPECT_TRUE(test, PageHead(page));
 	KUNIT_EXPECT_EQ(test, compound_order(page), 3);

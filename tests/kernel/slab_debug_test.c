@@ -309,6 +309,7 @@ static void double_free(struct kunit *test)
 	void *x, *y, *z;
 	const char *log;
 
+	kunit_expect_report(test, "Object already free");
 	need_debugging(test);
 	alloc_pair(test, &x, &y);
 	z = hold(test, ctx.s, obj_alloc());
@@ -332,6 +333,7 @@ static void free_of_interior_pointer(struct kunit *test)
 	const unsigned int offsets[] = { 1, 8, OWN_SIZE / 2, OWN_SIZE - 1 };
 	u8 *x;
 
+	kunit_expect_report(test, "Invalid object pointer");
 	need_debugging(test);
 	x = hold(test, ctx.s, obj_alloc());
 	memset(x, 0x11, OWN_SIZE);
@@ -366,6 +368,7 @@ static void free_into_the_wrong_cache(struct kunit *test)
 	void *x, *k, *large;
 	const char *log;
 
+	kunit_expect_report(test, "kmem_cache_free: Wrong slab cache");
 	need_debugging(test);
 	x = hold(test, ctx.s, obj_alloc());
 	k = hold(test, NULL, kmalloc(128, GFP_KERNEL));
@@ -438,6 +441,8 @@ static void expect_redzone_report(struct kunit *test, u8 *x, bool left, int off,
 
 static void redzone_overwritten_found_at_free(struct kunit *test)
 {
+	kunit_expect_report(test, "Left Redzone overwritten");
+	kunit_expect_report(test, "Right Redzone overwritten");
 	need_debugging(test);
 	for (int left = 1; left >= 0; left--) {
 		u8 *x = hold(test, ctx.s, obj_alloc());
@@ -458,6 +463,8 @@ static void redzone_overwritten_found_at_free(struct kunit *test)
 
 static void redzone_overwritten_found_by_validate(struct kunit *test)
 {
+	kunit_expect_report(test, "Left Redzone overwritten");
+	kunit_expect_report(test, "Right Redzone overwritten");
 	need_debugging(test);
 	for (int left = 1; left >= 0; left--) {
 		u8 *x = hold(test, ctx.s, obj_alloc());
@@ -505,6 +512,7 @@ static void write_after_free_found_at_next_alloc(struct kunit *test)
 	void *x, *y, *p;
 	const char *log;
 
+	kunit_expect_report(test, "Poison overwritten");
 	need_debugging(test);
 	alloc_pair(test, &x, &y);
 	unhold(x);
@@ -525,6 +533,7 @@ static void write_after_free_found_by_validate(struct kunit *test)
 	void *x, *y, *p;
 	const char *log;
 
+	kunit_expect_report(test, "Poison overwritten");
 	need_debugging(test);
 	alloc_pair(test, &x, &y);
 	unhold(x);
@@ -567,6 +576,7 @@ static void freelist_pointer_overwritten(struct kunit *test)
 {
 	struct kmem_cache *s;
 
+	kunit_expect_report(test, "Freelist pointer corrupted");
 	need_debugging(test);
 	s = ctx.kmalloc ? ctx.s : plain_cache;
 	for (int junk = 0; junk < 2; junk++) {
@@ -631,6 +641,7 @@ static void destroy_with_live_objects(struct kunit *test)
 {
 	static const slab_flags_t flag_sets[] = { DEBUG_ALL, 0 };
 
+	kunit_expect_report(test, "Objects remaining on __kmem_cache_shutdown()");
 	for (unsigned int f = 0; f < ARRAY_SIZE(flag_sets); f++) {
 		struct kmem_cache *s = kmem_cache_create("slab_debug_leak", 100, 0, flag_sets[f],
 							 NULL);
@@ -703,5 +714,7 @@ static struct kunit_suite slab_debug_suite = {
 	.init = debug_init,
 	.exit = debug_exit,
 	.test_cases = slab_debug_cases,
+	.keeps_memory = "the slabs it corrupts on purpose are taken out of service, every object "
+			"marked used, as SLUB does; so its own caches cannot be destroyed",
 };
 kunit_test_suite(slab_debug_suite);

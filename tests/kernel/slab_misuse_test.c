@@ -112,6 +112,7 @@ static void kfree_of_memory_kmalloc_never_gave(struct kunit *test)
 	struct bad_pointers b;
 	char stack[32];
 
+	kunit_expect_report(test, "BUG: kfree of");
 	bad_pointers_get(test, &b, stack);
 	for (unsigned int i = 0; i < ARRAY_SIZE(b.ptrs); i++) {
 		kfree(b.ptrs[i]);
@@ -129,6 +130,7 @@ static void kfree_inside_a_large_kmalloc(struct kunit *test)
 	const size_t offsets[] = { 1, 8, PAGE_SIZE, 2 * PAGE_SIZE + 8, size - 1 };
 	u8 *p = kmalloc(size, GFP_KERNEL);
 
+	kunit_expect_report(test, "BUG: kfree of");
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	memset(p, 0x77, size);
 	for (unsigned int i = 0; i < ARRAY_SIZE(offsets); i++) {
@@ -147,6 +149,7 @@ static void double_kfree_of_a_large_kmalloc(struct kunit *test)
 {
 	void *p = kmalloc(4 * PAGE_SIZE, GFP_KERNEL);
 
+	kunit_expect_report(test, "BUG: kfree of");
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	kfree(p);
 	kfree(p);		/* its pages are free, on a per-CPU list or in the buddy lists */
@@ -166,6 +169,7 @@ static void ksize_and_krealloc_of_bad_pointers(struct kunit *test)
 	struct bad_pointers b;
 	char stack[32];
 
+	kunit_expect_report(test, "BUG: kfree of");
 	KUNIT_ASSERT_NOT_NULL(test, large);
 	KUNIT_ASSERT_NOT_NULL(test, small);
 	memset(large, 0x55, 3 * PAGE_SIZE);
@@ -257,6 +261,8 @@ static void double_kfree_on_the_sheaf_path(struct kunit *test)
 	char line[128];
 	void *a;
 
+	/* With KASAN the first kfree() put it in the quarantine: KASAN reports */
+	kunit_expect_report(test, CONFIG_KASAN ? "BUG: KASAN: double-free" : "freed twice in a row");
 	if (!cache_has_sheaves(s))
 		kunit_skip(test, "%s is checked (slab debugging): the slab_debug suite covers "
 			   "its double free", s->name);
@@ -264,7 +270,7 @@ static void double_kfree_on_the_sheaf_path(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	kfree(a);
 	kfree(a);
-	if (CONFIG_KASAN)	/* the first kfree() put it in the quarantine: KASAN reports */
+	if (CONFIG_KASAN)
 		snprintf(line, sizeof(line), "BUG: KASAN: double-free in %s+0x", test->name);
 	else
 		snprintf(line, sizeof(line), "BUG kmalloc-64 (Not tainted): Object %px freed twice "

@@ -125,6 +125,7 @@ static void cpu1_allocates(struct work_struct *work)
 
 static void two_cpus_out_of_memory_kill_one_victim(struct kunit *test)
 {
+	kunit_expect_report(test, "invoked oom-killer");
 	for (int round = 0; round < 3; round++) {
 		unsigned long kills = global_vm_event(OOM_KILL);
 		struct page *page;
@@ -169,6 +170,7 @@ static void unregister_waits_for_a_kill_in_flight(struct kunit *test)
 {
 	struct oom_test_victim *v = &victims[0];
 
+	kunit_expect_report(test, "invoked oom-killer");
 	held_exhaust(&held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 	victim_setup(v, "smp_oom_slow_victim", 4);
 	v->slow_kill_ms = 50;
@@ -237,6 +239,7 @@ static void nofail_without_reclaim_drains_other_cpus(struct kunit *test)
 {
 	struct page *page;
 
+	kunit_expect_report(test, "WARNING: at mm/page_alloc.c");
 	take_all_but_cpu1_list(test);
 	page = alloc_pages(GFP_NOWAIT | __GFP_NOFAIL, 0);	/* interrupts on: by IPI */
 	KUNIT_EXPECT_NOT_NULL(test, page);
@@ -267,6 +270,7 @@ static void gfp_kernel_from_an_interrupt_handler_is_reported(struct kunit *test)
 {
 	unsigned long pos = printk_log_pos(), bad = global_vm_event(ALLOC_BAD_CONTEXT);
 
+	kunit_expect_report(test, "BUG: sleeping allocation from invalid context");
 	irq_page = NULL;
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(1, allocate_in_handler, NULL, 1), 0);
 	KUNIT_EXPECT_NOT_NULL(test, irq_page);	/* memory is plentiful: no reclaim needed */
@@ -301,6 +305,7 @@ static void a_page_freed_twice_at_once_is_freed_once(struct kunit *test)
 	unsigned long bad = global_vm_event(PGALLOC_BAD_FREE);
 	unsigned long pos = printk_log_pos();
 
+	kunit_expect_report(test, "BUG: Bad page free");
 	race_round = race_done = 0;
 	INIT_WORK(&cpu1_work, cpu1_frees_the_page);
 	schedule_work_on(1, &cpu1_work);

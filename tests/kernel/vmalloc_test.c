@@ -214,6 +214,7 @@ static void gfp_modifiers_decide_when_memory_is_short(struct kunit *test)
 	unsigned long kills = global_vm_event(OOM_KILL), pos;
 	void *p;
 
+	kunit_expect_report(test, "invoked oom-killer");
 	held_exhaust(&vctx.held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 	pos = printk_log_pos();
 	KUNIT_EXPECT_NULL(test, __vmalloc(size, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN));
@@ -255,6 +256,7 @@ static void nonblocking_gfp_warns_and_fails(struct kunit *test)
 	const char *why = "called with a gfp that cannot sleep (vmalloc needs GFP_KERNEL)";
 	unsigned long pos;
 
+	kunit_expect_report(test, "called with a gfp that cannot sleep");
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
 		pos = printk_log_pos();
 		KUNIT_EXPECT_NULL(test, __vmalloc(PAGE_SIZE, cases[i].gfp));
@@ -287,6 +289,7 @@ static void failed_vmalloc_leaves_nothing_behind(struct kunit *test)
 {
 	unsigned long too_many = totalram_pages + 1, pos = printk_log_pos(), pages;
 
+	kunit_expect_report(test, "vmalloc error: size");
 	/* Nothing, or more than the machine has: refused before anything is taken */
 	KUNIT_EXPECT_NULL(test, vmalloc(0));
 	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "vmalloc error: size 0, "), 1);
@@ -445,6 +448,9 @@ static void guard_page_faults_and_the_oops_names_the_area(struct kunit *test)
 	const char *oops;
 	char line[256];
 
+	kunit_expect_report(test, "BUG: unable to handle page fault");
+	if (CONFIG_KASAN)	/* the guard page is poisoned in the shadow: KASAN first */
+		kunit_expect_report(test, "BUG: KASAN: vmalloc-out-of-bounds");
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	KUNIT_ASSERT_NOT_NULL(test, q);
 	/* The last byte reads; the next one is the guard page, even with a neighbour after it */
@@ -825,6 +831,8 @@ static void vfree_of_a_foreign_address_is_reported(struct kunit *test)
 	struct page *page = held_alloc(&vctx.held, GFP_KERNEL, 0);
 	u64 *direct;
 
+	kunit_expect_report(test, "BUG: vfree(");
+	kunit_expect_report(test, "BUG: vunmap(");
 	KUNIT_ASSERT_NOT_NULL(test, k);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	direct = page_address(page);
@@ -861,6 +869,8 @@ static void vfree_inside_or_outside_an_area_is_reported(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	char inside[64];
 
+	kunit_expect_report(test, "BUG: vfree(");
+	kunit_expect_report(test, "BUG: vunmap(");
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	nowhere = p + 512 * SZ_1M;		/* in the vmalloc space, in no area */
 	vm_fill(p, size, TAG);
@@ -895,6 +905,8 @@ static void double_vfree_is_reported(struct kunit *test)
 	struct page *page;
 	void *v;
 
+	kunit_expect_report(test, "BUG: vfree(");
+	kunit_expect_report(test, "BUG: vunmap(");
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	KUNIT_ASSERT_NOT_NULL(test, q);
 	page = held_alloc(&vctx.held, GFP_KERNEL, 0);
@@ -935,6 +947,8 @@ static void vunmap_and_vfree_mixed_up_are_reported(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	struct page *pages[2];
 
+	kunit_expect_report(test, "BUG: vfree(");
+	kunit_expect_report(test, "BUG: vunmap(");
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (int i = 0; i < 2; i++) {
 		pages[i] = held_alloc(&vctx.held, GFP_KERNEL, 0);

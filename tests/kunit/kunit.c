@@ -10,9 +10,13 @@
  * Before each case a KTAP diagnostic line "# <case>: running" is printed.
  * It is what lets the QEMU runner name the case that hung when it has to
  * kill a run at its timeout.
+ *
+ * Around each case the reports the kernel prints are counted against it
+ * (reports.c); around each suite the memory held is compared (accounting.c).
+ * Either can turn an "ok" into "not ok".
  */
 #include <stdarg.h>
-#include "kunit/test.h"
+#include "kunit/internal.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -255,6 +259,7 @@ static void run_one(struct kunit_suite *suite, struct kunit_case *c, struct kuni
 
 	test->abort_env = &env;
 	current_test = test;
+	kunit_reports_case_begin(test);
 	set_oops_catcher(catch_oops);
 	if (!setjmp(env)) {
 		if (!suite->init || !suite->init(test))
@@ -272,6 +277,7 @@ static void run_one(struct kunit_suite *suite, struct kunit_case *c, struct kuni
 		local_irq_enable();
 	else
 		local_irq_disable();
+	kunit_reports_case_end(test);
 }
 
 static void print_result(int indent, bool ok, unsigned int nr, const char *name,
@@ -364,9 +370,11 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, const char *ca
 	}
 	if (suite->suite_exit && !init_err)
 		suite->suite_exit(suite);
+	suite_ok = kunit_accounting_check(suite);
+	suite_ok &= !kunit_reports_outside(suite->name);
 	printk("# %s: pass:%u fail:%u skip:%u total:%u\n", suite->name,
 	       mine.passed, mine.failed, mine.skipped, ncases);
-	suite_ok = !mine.failed && !init_err;
+	suite_ok &= !mine.failed && !init_err;
 	printk("%s %u %s\n", suite_ok ? "ok" : "not ok", nr, suite->name);
 	totals->passed += mine.passed;
 	totals->failed += mine.failed;
@@ -406,7 +414,10 @@ int kunit_run_all_tests(const char *glob)
 	split_glob(glob, suite_glob, sizeof(suite_glob), &case_glob);
 	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++)
 		nsuites += glob_match(suite_glob, (*s)->name);
+	kunit_reports_start();
+	kunit_accounting_start();
 	printk("KTAP version 1\n1..%u\n", nsuites);
+	kunit_reports_outside(NULL);	/* during boot */
 	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++) {
 		if (glob_match(suite_glob, (*s)->name))
 			run_suite(*s, ++nr, case_glob, &totals);
@@ -419,6 +430,8 @@ int kunit_run_all_tests(const char *glob)
 			printk(KERN_CONT " %s", (*s)->name);
 		printk(KERN_CONT "\n");
 	}
+	kunit_reports_outside(NULL);
+	kunit_reports_stop();
 	printk("# Totals: pass:%u fail:%u skip:%u total:%u\n", totals.passed,
 	       totals.failed, totals.skipped,
 	       totals.passed + totals.failed + totals.skipped);

@@ -24,6 +24,15 @@
  * EXPECT failures mark the case failed and go on; ASSERT failures (and
  * kunit_skip()) end the case at once.  A case that oopses is caught: the
  * oops is printed, the case fails, the next case runs.
+ *
+ * Two checks run around every case and suite without being asked for:
+ *   - a case fails if the kernel printed a report (WARNING, BUG, Oops, page
+ *     allocation failure, vmalloc error, OOM killer, UBSAN, fault
+ *     injection) that it did not declare with kunit_expect_report(), or if
+ *     a report it declared did not come (tests/kunit/reports.c);
+ *   - a suite fails if it leaves memory behind: slab objects, pages,
+ *     vmalloc areas, per-CPU memory (tests/kunit/accounting.c), unless it
+ *     says why it keeps some with .keeps_memory.
  */
 #ifndef KUNIT_TEST_H
 #define KUNIT_TEST_H
@@ -36,6 +45,9 @@
 
 #define KUNIT_PARAM_DESC_SIZE	128
 #define KUNIT_STATUS_COMMENT_SIZE 256
+#define KUNIT_MAX_EXPECTED_REPORTS 8	/* kunit_expect_report()s per case */
+#define KUNIT_REPORTS_KEPT	3	/* undeclared reports whose first line is kept */
+#define KUNIT_REPORT_LINE	128	/* ... this much of it */
 
 enum kunit_status {
 	KUNIT_SUCCESS,
@@ -59,6 +71,14 @@ struct kunit_suite {
 	int (*init)(struct kunit *test);
 	void (*exit)(struct kunit *test);
 	struct kunit_case *test_cases;
+	const char *keeps_memory;	/* why the suite leaves memory behind on purpose */
+};
+
+/* A report a case said would come, and how many times it came. */
+struct kunit_expected_report {
+	const char *text;		/* a part of its first line */
+	unsigned int seen;
+	bool optional;			/* kunit_allow_report(): none is fine too */
 };
 
 struct kunit {
@@ -69,6 +89,11 @@ struct kunit {
 	char status_comment[KUNIT_STATUS_COMMENT_SIZE];
 	jmp_buf *abort_env;		/* where ASSERT and skip jump to */
 	struct kunit_resource *resources;	/* undone after the case, newest first */
+	/* Reports printed while the case ran (tests/kunit/reports.c) */
+	struct kunit_expected_report expected[KUNIT_MAX_EXPECTED_REPORTS];
+	unsigned int nr_expected;
+	unsigned int nr_undeclared;
+	char undeclared[KUNIT_REPORTS_KEPT][KUNIT_REPORT_LINE];
 };
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
@@ -115,6 +140,24 @@ void kunit_printk(const char *level, const struct kunit *test, const char *fmt, 
 
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 __noreturn void kunit_skip(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * kunit_expect_report - the case will make the kernel print a report whose
+ * first line contains @text, on purpose: "BUG: kfree of", "Redzone
+ * overwritten", "page allocation failure", "invoked oom-killer".  Any
+ * number of such reports is then allowed, and at least one must come
+ * (unless the case is skipped).  Call it in the case (or in init()) before
+ * the report; @text must live until the case ends (a string literal).
+ */
+void kunit_expect_report(struct kunit *test, const char *text);
+
+/*
+ * kunit_allow_report - as kunit_expect_report(), but none need come: for a
+ * case whose reports depend on where it is run (a sweep that fails each
+ * allocation of a call in turn, some of them made with __GFP_NOWARN).  A
+ * case that knows its reports declares them with kunit_expect_report().
+ */
+void kunit_allow_report(struct kunit *test, const char *text);
 
 /*
  * Memory that lives until the end of the case, freed after exit() even if

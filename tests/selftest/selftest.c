@@ -9,8 +9,11 @@
  * catch: the kernel panics and stops the other CPUs), and a spinlock taken
  * twice on one CPU (reported, then a panic); that a skip shows its
  * reason; and, run on the KASAN kernel (make KASAN=1), that an
- * out-of-bounds write is reported by KASAN.  If the runner ever stopped
- * noticing one of these, its self-test would fail and so would `make test`.
+ * out-of-bounds write is reported by KASAN.  Then the two checks kunit
+ * makes itself: a suite that leaks memory, and reports (a WARNING) that
+ * no case declared, on this CPU or another, or outside any case, or
+ * declared and missing.  If the runner ever stopped noticing one of
+ * these, its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
 #include "kernel/panic.h"
@@ -18,7 +21,9 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/workqueue.h"
+#include "mm/page_alloc.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
 
@@ -197,6 +202,79 @@ static struct kunit_case pass_cases[] = {
 };
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
 
+/* Memory left behind: three slab objects, a page, a vmalloc area.  The case passes. */
+static void leaks_on_purpose(struct kunit *test)
+{
+	for (int i = 0; i < 3; i++)
+		KUNIT_EXPECT_NOT_NULL(test, kmalloc(500, GFP_KERNEL));
+	KUNIT_EXPECT_NOT_NULL(test, alloc_pages(GFP_KERNEL, 0));
+	KUNIT_EXPECT_NOT_NULL(test, vmalloc(8192));
+}
+
+static struct kunit_case leak_cases[] = {
+	KUNIT_CASE(leaks_on_purpose),
+	{}
+};
+static struct kunit_suite leak_suite = { .name = "selftest_leak", .test_cases = leak_cases };
+
+/* The same, said: the suite passes and the runner shows no leak. */
+static struct kunit_suite leak_kept_suite = {
+	.name = "selftest_leak_kept",
+	.test_cases = leak_cases,
+	.keeps_memory = "selftest: kept on purpose",
+};
+
+static void undeclared_warning(struct kunit *test)
+{
+	(void)test;
+	WARN_ON(1);
+}
+
+static void warn_here(void *unused)
+{
+	(void)unused;
+	WARN_ON(1);
+}
+
+/* A report from another CPU while the case runs is the case's too. */
+static void warning_on_another_cpu(struct kunit *test)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	smp_call_function_single(1, warn_here, NULL, 1);
+}
+
+static void declared_report_missing(struct kunit *test)
+{
+	kunit_expect_report(test, "BUG: kfree of");
+}
+
+static void declared_warning(struct kunit *test)
+{
+	kunit_expect_report(test, "WARNING: at tests/selftest/selftest.c");
+	WARN_ON(1);
+}
+
+/* After the last case: a report that no case can declare. */
+static void report_after_the_cases(struct kunit_suite *suite)
+{
+	(void)suite;
+	WARN_ON(1);
+}
+
+static struct kunit_case report_cases[] = {
+	KUNIT_CASE(undeclared_warning),
+	KUNIT_CASE(warning_on_another_cpu),
+	KUNIT_CASE(declared_report_missing),
+	KUNIT_CASE(declared_warning),
+	{}
+};
+static struct kunit_suite report_suite = {
+	.name = "selftest_report",
+	.suite_exit = report_after_the_cases,
+	.test_cases = report_cases,
+};
+
 kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
 		  &ap_oops_suite, &panic_printing_suite, &spin_recursion_suite, &kasan_suite,
-		  &pass_suite);
+		  &pass_suite, &leak_suite, &leak_kept_suite, &report_suite);

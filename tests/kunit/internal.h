@@ -1,0 +1,22 @@
+/*
+ * tests/kunit/internal.h - what the runner (kunit.c) shares with the two
+ * checks it runs around every case and suite: reports (reports.c) and
+ * memory accounting (accounting.c).  Not for suites.
+ */
+#ifndef KUNIT_INTERNAL_H
+#define KUNIT_INTERNAL_H
+
+#include "kunit/test.h"
+
+/* reports.c */
+void kunit_reports_start(void);
+void kunit_reports_stop(void);
+void kunit_reports_case_begin(struct kunit *test);
+void kunit_reports_case_end(struct kunit *test);
+bool kunit_reports_outside(const char *suite);
+
+/* accounting.c */
+void kunit_accounting_start(void);
+bool kunit_accounting_check(const struct kunit_suite *suite);
+
+#endif
