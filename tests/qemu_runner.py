@@ -414,10 +414,14 @@ SELFTESTS = [
      "selftest_spin_recursion", 60,
      lambda r, text: any("panicked" in p and "spinlock_taken_twice" in p for p in r.problems)
      and "BUG: spinlock recursion" in text),
-    ("an out-of-bounds write is reported by KASAN, naming the function, and the kernel goes on",
+    ("an out-of-bounds write is reported by KASAN, naming the function, fails its case, "
+     "and the kernel goes on",
      "selftest_kasan", 120,
      lambda r, text: any(l.startswith("BUG: KASAN: slab-out-of-bounds in kasan_oob_write+0x")
-                         for l in r.oops) and r.passed == 1 and not r.problems),
+                         for l in r.oops) and
+     [f[1] for f in r.failures] == ["kasan_oob_write"] and
+     "undeclared report: BUG: KASAN: slab-out-of-bounds in kasan_oob_write+0x" in text and
+     not r.problems),
     ("a passing suite passes",
      "selftest_pass", 120,
      lambda r, text: r.passed >= 1 and r.failed == 0 and not r.problems),
