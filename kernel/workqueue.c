@@ -93,12 +93,18 @@ bool deferred_work_pending(void)
 /**
  * run_deferred_work - run every item on this CPU's list
  *
- * Context: process context (interrupts on or off on entry; each item runs
- * with interrupts on), never from an interrupt handler.
+ * A work item that runs for long (the soak's loops run for minutes) calls
+ * it now and then, as Linux code calls cond_resched(): otherwise what
+ * interrupt handlers queued on this CPU (a vfree() from an IPI) would wait
+ * until it ends.
+ * Context: process context or a work item, no lock held (interrupts on or
+ * off on entry; each item runs with interrupts on), never from an
+ * interrupt handler.
  */
 void run_deferred_work(void)
 {
 	struct worker_pool *pool = this_cpu_ptr(&worker_pool);
+	struct work_struct *outer = READ_ONCE(pool->current_work);
 	bool irqs_were_on = !irqs_disabled();
 	unsigned long flags;
 
@@ -121,7 +127,8 @@ void run_deferred_work(void)
 		work->func(work);
 		if (!irqs_were_on)
 			local_irq_disable();
-		__atomic_store_n(&pool->current_work, NULL, __ATOMIC_RELEASE);
+		/* Called from a work item: that one is still running. */
+		__atomic_store_n(&pool->current_work, outer, __ATOMIC_RELEASE);
 		pool->nr_done++;
 	}
 }

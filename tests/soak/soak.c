@@ -16,7 +16,7 @@
  *              (an IPI), where vmalloc memory goes to the deferred list.
  *
  * Each CPU keeps its live memory under a budget that, all CPUs together,
- * is about three quarters of RAM, so memory runs short often: CPU 0 also
+ * is 95% of RAM, so memory runs short often: CPU 0 also
  * keeps a cache a shrinker can empty and an OOM victim holding pages, and
  * refills both, so reclaim and the OOM killer run while everyone allocates.
  * At the end everything is freed, the per-CPU lists drained, the caches
@@ -333,6 +333,9 @@ static void soak_loop(struct soak_cpu *c, int cpu)
 		int i = (int)(next_random(&c->rng) % SLOTS);
 		struct object *o = &c->slot[i];
 
+		/* What interrupt handlers left us (vfree()s): this loop is a work item too. */
+		if (deferred_work_pending())
+			run_deferred_work();
 		if (o->p) {
 			/* Keep most slots full: memory runs short, reclaim and the OOM killer run. */
 			if (next_random(&c->rng) % 4 == 0)
@@ -383,8 +386,7 @@ static void soak_work(struct work_struct *work)
  */
 static unsigned long settled_free_pages(void)
 {
-	while (deferred_work_pending())
-		run_deferred_work();
+	flush_scheduled_work();		/* the vfree()s deferred on every CPU */
 	vm_unmap_aliases();
 	kmem_cache_shrink_all();
 	drain_all_pages();
