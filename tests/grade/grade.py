@@ -5,8 +5,8 @@ What is graded, and what it is worth, is in tests/grade/points.txt (read by
 points.py).  For each lab and each machine it names (tests/matrix.txt), the
 test kernel is booted once with a KUnit filter that selects the lab's tests
 there (qemu_runner.run_tests()); the KTAP it prints decides each test: it
-earns its points if every case it selects passed, none skipped, on every
-one of its machines.
+earns its points if, on every one of its machines, none of the cases it
+selects failed and not all of them skipped.
 
 A case that oopses is caught by KUnit and the run goes on, but whatever it
 held (a lock, say) stays held: the tests that ran after it are run again in
@@ -36,6 +36,7 @@ import qemu_runner  # noqa: E402
 import points  # noqa: E402
 
 EXCERPT_LINES = 12        # diagnostics shown for a failed case
+SHOWN_FAILURES = 3        # failed cases shown with their diagnostics, per test and machine
 
 
 class CaseResult:
@@ -79,14 +80,17 @@ def judge_test(test, cases, machine):
     seconds = sum(c.seconds for c in mine)
     if not mine:
         return Outcome(machine, False, 0.0, ["no case matches %s on this kernel" % test.glob])
+    failed = [c for c in mine if c.status == "not ok"]
     lines = []
-    for c in mine:
-        if c.status == "not ok":
-            lines.append("%s.%s: failed" % (c.suite, c.case))
-            lines += ["    " + d for d in qemu_runner.excerpt(c.diag, 4, EXCERPT_LINES - 4)]
-        elif c.status == "skip":
-            lines.append("%s.%s: skipped here (%s): points.txt should not grade it on %s"
-                         % (c.suite, c.case, c.reason or "no reason given", machine))
+    for c in failed[:SHOWN_FAILURES]:
+        lines.append("%s.%s: failed" % (c.suite, c.case))
+        lines += ["    " + d for d in qemu_runner.excerpt(c.diag, 4, EXCERPT_LINES - 4)]
+    if len(failed) > SHOWN_FAILURES:
+        lines.append("and %d more failed: %s" % (len(failed) - SHOWN_FAILURES, ", ".join(
+            "%s.%s" % (c.suite, c.case) for c in failed[SHOWN_FAILURES:])))
+    if all(c.status == "skip" for c in mine):
+        lines.append("every case skipped here (%s): points.txt should not grade it on %s"
+                     % (mine[0].reason or "no reason given", machine))
     return Outcome(machine, not lines, seconds, lines)
 
 
@@ -110,14 +114,14 @@ def boot_filter(tests, machine):
     return ",".join(parts)
 
 
-def run_machine(kernel, machine, options, tests, timeout, say):
+def run_machine(kernel, lab, machine, options, tests, timeout, say):
     """Run @tests on one machine; {test: Outcome}.  Boots again after a crash."""
     uefi, cmdline, qemu_args = qemu_runner.split_config(options)
     results, pending, boots = {}, list(tests), 0
     while pending:
         glob = boot_filter(pending, machine)
         boots += 1
-        name = "grade-%s%s" % (machine, "-%d" % boots if boots > 1 else "")
+        name = "grade-%s-%s%s" % (lab, machine, "-%d" % boots if boots > 1 else "")
         run = qemu_runner.run_tests(kernel, glob, qemu_args, uefi, timeout, name,
                                     cmdline=cmdline)
         cases = case_results(run)
@@ -167,8 +171,8 @@ def grade_lab(kernel, lab, matrix, timeout, say):
             raise SystemExit("grade: %s: lab %s runs on '%s', which is not in tests/matrix.txt"
                              % (lab.where, lab.name, machine))
         tests = [t for t in lab.tests if machine in lab.machines_of(t)]
-        for test, outcome in run_machine(kernel, machine, matrix[machine], tests, timeout,
-                                         say).items():
+        for test, outcome in run_machine(kernel, lab.name, machine, matrix[machine], tests,
+                                         timeout, say).items():
             outcomes[test].append(outcome)
     return outcomes
 

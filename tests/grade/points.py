@@ -7,10 +7,11 @@ The file is declarative, one statement a line ('#' starts a comment):
                               graded there too (they must keep full marks)
     machines NAME...          the tests/matrix.txt machines its tests run on
     visibility WORD           Gradescope's visibility of its tests (default visible)
-    POINTS TEST [on NAME...]  a graded test: TEST is a suite, or suite.case-glob
-                              (page_alloc.pcp_*); it earns POINTS if every case it
-                              selects passes (none skipped) on each of its machines
-                              (the lab's, or those after "on")
+    POINTS TEST [on NAME...]  a graded test: TEST is a KUnit filter (a suite, or
+                              suite.case-glob, or several separated by commas:
+                              page_alloc.pcp_*,smp_page_alloc); it earns POINTS if,
+                              on each of its machines (the lab's, or those after
+                              "on"), no case it selects fails and not all skip
 
 The hidden tests of GRADE_EXTRA=dir may come with dir/points.txt in the same
 format; its "lab" lines add tests to the labs named here.
