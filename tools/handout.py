@@ -23,7 +23,8 @@ the work tree (git ls-files: no .git, no build/) to OUT, with
   * the regions of LAB, and of every lab that LAB does not build on
     (tests/grade/points.txt says which), replaced by their stubs, under a
     "your code here" line;
-  * the regions of the labs LAB builds on kept, without their markers;
+  * the regions of the labs LAB builds on kept as they are, markers and
+    all (a file with nothing stubbed is the reference's, byte for byte);
   * tests/grade/points.txt cut down to LAB and the labs it builds on, so
     that `make grade` there grades just those;
   * docs/labs/ cut down to those labs' pages (the instructors' README.md
@@ -166,11 +167,13 @@ def stub_lines(region, lab, current):
 
 
 def rewrite(lines, regions, keep, current):
-    """@lines with @regions of labs in @keep unmarked and the others stubbed."""
+    """@lines with the @regions of labs not in @keep stubbed (the others stay as they are,
+    markers and all: a file with nothing stubbed is the reference's, byte for byte)."""
     out, at = [], 0
     for r in regions:
-        out += lines[at:r.first]
-        out += r.body(lines) if r.lab in keep else stub_lines(r, r.lab, current)
+        if r.lab in keep:
+            continue
+        out += lines[at:r.first] + stub_lines(r, r.lab, current)
         at = r.last + 1
     return out + lines[at:]
 
@@ -235,10 +238,15 @@ def check_no_solution(out, distinctive):
     return leaks
 
 
+# Not worth copying: other trees, logs, images, the host and benchmark builds.
+BUILD_SKIP = ("labs", "test-logs", "host", "fuzz", "bench", "bench-host", "bench-linux",
+              "grade-extra", "grade.json")
+
+
 def copy_build(src, dst):
     """A reference build directory's objects and dependency files, mtimes kept."""
     def ignore(top, names):
-        return [n for n in names if n in ("test-logs", "grade.json") or n.endswith(".iso")]
+        return [n for n in names if n in BUILD_SKIP or n.endswith(".iso")]
     shutil.copytree(src, dst, symlinks=True, ignore=ignore, dirs_exist_ok=True)
 
 
@@ -270,7 +278,7 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
     for name in handout_files(files, graded):
         src, dst = os.path.join(root, name), os.path.join(out, name)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if name in regions:
+        if stubbed.get(name):
             lines = read_text(src).split("\n")
             with open(dst, "w") as f:
                 f.write("\n".join(rewrite(lines, regions[name], keep, lab)))
