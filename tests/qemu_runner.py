@@ -256,6 +256,7 @@ class Run:
     def __init__(self, name, ktap, problems, seconds):
         self.name, self.problems, self.seconds = name, problems, seconds
         self.cases, self.oops = ktap.cases, ktap.oops
+        self.stopped_in = (ktap.suite, ktap.case)     # running when the output stopped
         self.failures = [c for c in ktap.cases if c[2] == "not ok"]
         self.passed, self.skipped = ktap.count("ok"), ktap.count("skip")
         self.failed = len(self.failures) + (1 if problems else 0)

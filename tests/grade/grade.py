@@ -138,7 +138,8 @@ def run_machine(kernel, lab, machine, options, tests, timeout, say):
                 results[test] = judge_test(test, cases[:crash + 1], machine)
             elif crash is not None and any(i > crash for i in at):
                 still.append(test)      # ran after the oops: maybe its victim
-            elif died and run.suite and test.selects(run.suite, run.case or "*"):
+            elif died and run.stopped_in[0] and test.selects(run.stopped_in[0],
+                                                             run.stopped_in[1] or "*"):
                 results[test] = Outcome(machine, False, sum(cases[i].seconds for i in at),
                                         [p for p in died] +
                                         ["    " + l.strip() for l in run.oops[-6:]])
