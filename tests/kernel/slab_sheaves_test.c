@@ -132,6 +132,7 @@ static void a_refill_takes_a_whole_sheaf(struct kunit *test)
 /* kfree() pushes onto this CPU's main sheaf, kmalloc() pops: no slab is touched. */
 static void a_freed_object_comes_back_first(struct kunit *test)
 {
+	struct slab_sheaf *main;
 	unsigned long out;
 	void *p;
 
@@ -141,8 +142,9 @@ static void a_freed_object_comes_back_first(struct kunit *test)
 	p = sh.objs[1];
 	give_back(1);
 	KUNIT_EXPECT_EQ_MSG(test, objects_out(), out, "the freed object went back to its slab");
-	KUNIT_EXPECT_PTR_EQ(test, this_cpu_sheaves()->main->objects[this_cpu_sheaves()->main->size
-								     - 1], p);
+	main = this_cpu_sheaves()->main;
+	KUNIT_ASSERT_GT_MSG(test, main->size, 0, "this CPU's main sheaf is empty after the free");
+	KUNIT_EXPECT_PTR_EQ(test, main->objects[main->size - 1], p);
 	take(test, 1);
 	KUNIT_EXPECT_PTR_EQ(test, sh.objs[1], p);
 	KUNIT_EXPECT_EQ(test, objects_out(), out);
