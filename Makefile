@@ -53,7 +53,9 @@ TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/soak
 # GRADE_EXTRA=dir: an instructor's hidden suites, built in like tests/kernel (docs/labs/README.md)
 EXTRA_DIR := $(if $(GRADE_EXTRA),$(abspath $(GRADE_EXTRA)))
 EXTRA_C := $(if $(EXTRA_DIR),$(wildcard $(EXTRA_DIR)/*.c))
-EXTRA_OBJS := $(patsubst $(EXTRA_DIR)/%.c,$(BUILD)/grade-extra/%.o,$(EXTRA_C))
+# (objects under the directory's own path: another directory's file of the same name,
+# older than the object, must not pass for it)
+EXTRA_OBJS := $(patsubst $(EXTRA_DIR)/%.c,$(BUILD)/grade-extra$(EXTRA_DIR)/%.o,$(EXTRA_C))
 SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/soak/*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
@@ -91,7 +93,7 @@ $(BUILD)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) -c $< -o $@
 
-$(BUILD)/grade-extra/%.o: $(EXTRA_DIR)/%.c
+$(BUILD)/grade-extra$(EXTRA_DIR)/%.o: $(EXTRA_DIR)/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) $(TEST_KCFLAGS) -Itests/kernel -c $< -o $@
