@@ -14,7 +14,8 @@ The file is declarative, one statement a line ('#' starts a comment):
                               "on"), no case it selects fails and not all skip
 
 The hidden tests of GRADE_EXTRA=dir may come with dir/points.txt in the same
-format; its "lab" lines add tests to the labs named here.
+format; its "lab" lines add tests to the labs named here, shown to students
+after the due date unless a "visibility" line above them says otherwise.
 """
 
 import fnmatch
@@ -117,7 +118,7 @@ def parse_test(lab, key, args, where, extra):
                           "separated by commas" % where)
     if extra:
         test.hidden = True
-        test.visibility = getattr(lab, "extra_visibility", None)
+        test.visibility = getattr(lab, "extra_visibility", "after_due_date")
     return test
 
 
