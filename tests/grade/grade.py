@@ -134,12 +134,14 @@ def run_machine(kernel, lab, machine, options, tests, timeout, say):
         still = []
         for test in pending:
             at = [i for i, c in enumerate(cases) if test.selects(c.suite, c.case)]
+            # the case running when the run died or hung, after every case that ended
+            died_in_it = died and run.stopped_in[0] and test.selects(run.stopped_in[0],
+                                                                     run.stopped_in[1] or "*")
             if crash is not None and crash in at:
                 results[test] = judge_test(test, cases[:crash + 1], machine)
-            elif crash is not None and any(i > crash for i in at):
+            elif crash is not None and (died_in_it or any(i > crash for i in at)):
                 still.append(test)      # ran after the oops: maybe its victim
-            elif died and run.stopped_in[0] and test.selects(run.stopped_in[0],
-                                                             run.stopped_in[1] or "*"):
+            elif died_in_it:
                 results[test] = Outcome(machine, False, sum(cases[i].seconds for i in at),
                                         [p for p in died] +
                                         ["    " + l.strip() for l in run.oops[-6:]])
