@@ -183,7 +183,7 @@ test-selftest: deps $(BUILD)/selftest.elf
 # /* LAB name */ ... /* END LAB */ in the code.  LAB=a,b grades some labs only.
 grade: deps $(KERNEL)
 	$(PYTHON) tests/grade/grade.py --kernel $(KERNEL) --json $(BUILD)/grade.json \
-		$(if $(LAB),--lab '$(LAB)') $(if $(GRADE_EXTRA),--extra '$(EXTRA_DIR)')
+		--timeout $(TIMEOUT) $(if $(LAB),--lab '$(LAB)') $(if $(GRADE_EXTRA),--extra '$(EXTRA_DIR)')
 
 handout:
 	@test -n "$(LAB)" -a -n "$(OUT)" || { echo "usage: make handout LAB=name OUT=dir" >&2; exit 1; }
