@@ -273,6 +273,7 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
         raise SystemExit("handout: regions of labs not in %s: %s"
                          % (points.POINTS, " ".join(sorted(unknown))))
     stubbed = {name: [r for r in rs if r.lab not in keep] for name, rs in regions.items()}
+    existed = os.path.isdir(out)
     os.makedirs(out, exist_ok=True)
     n_regions = n_lines = 0
     for name in handout_files(files, graded):
@@ -298,8 +299,11 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
     if leaks:
         for path, line in leaks:
             print("handout: solution text in %s: %s" % (path, line), file=sys.stderr)
-        raise SystemExit("handout: %d solution lines left in %s; nothing may be handed out"
-                         % (len(leaks), out))
+        shutil.rmtree(out)      # so that nobody hands it out anyway
+        if existed:
+            os.makedirs(out)
+        raise SystemExit("handout: %d solution lines found; %s %s, nothing may be handed out"
+                         % (len(leaks), out, "emptied" if existed else "removed"))
     if build_from:
         copy_build(build_from, os.path.join(out, "build"))
     say("handout %s -> %s: %d regions stubbed in %d files (%d lines of reference code left "
