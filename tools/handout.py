@@ -316,7 +316,10 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
 def list_regions(root=ROOT):
     files = tracked_files(root)
     labs = points.read_points(os.path.join(root, points.POINTS))
-    regions = all_regions(root, files)
+    try:
+        regions = all_regions(root, files)
+    except MarkerError as e:
+        raise SystemExit("handout: %s" % e)
     for lab in labs:
         print("lab %s (after: %s)" % (lab, " ".join(labs[lab].after) or "-"))
         for name in sorted(regions):
