@@ -12,6 +12,10 @@
 #                        and kmalloc+kfree beside glibc, jemalloc, tcmalloc, mimalloc
 #   make bench-linux     Linux's allocators in the same QEMU (downloads Debian's kernels)
 #   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
+#   make grade           the labs' graded tests, with points (LAB=slab for one; GRADE_EXTRA=dir
+#                        adds hidden suites); writes build/grade.json (docs/labs/)
+#   make handout LAB=slab OUT=dir   a lab's student tree, made from this one
+#   make test-labs       prove every lab: its handout builds, boots and scores zero on it
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
 #   make KASAN=1         the kernels with KASAN (mm/kasan/), in build/kasan; with it,
@@ -53,11 +57,17 @@ CORE_C := $(filter-out $(KASAN_C),$(wildcard arch/x86_64/*.c kernel/*.c mm/*.c l
 	$(if $(filter 1,$(KASAN)),$(KASAN_C))
 CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
 TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/soak/*.c)
+# GRADE_EXTRA=dir: an instructor's hidden suites, built in like tests/kernel (docs/labs/README.md)
+EXTRA_DIR := $(if $(GRADE_EXTRA),$(abspath $(GRADE_EXTRA)))
+EXTRA_C := $(if $(EXTRA_DIR),$(wildcard $(EXTRA_DIR)/*.c))
+# (objects under the directory's own path: another directory's file of the same name,
+# older than the object, must not pass for it)
+EXTRA_OBJS := $(patsubst $(EXTRA_DIR)/%.c,$(BUILD)/grade-extra$(EXTRA_DIR)/%.o,$(EXTRA_C))
 SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/soak/*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM))
-KERNEL_OBJS := $(CORE_OBJS) $(call obj,$(TEST_C))
+KERNEL_OBJS := $(CORE_OBJS) $(call obj,$(TEST_C)) $(EXTRA_OBJS)
 SELFTEST_OBJS := $(CORE_OBJS) $(call obj,$(SELFTEST_C))
 
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
@@ -109,7 +119,7 @@ NASMFLAGS := -f elf64 -g -F dwarf
 .SECONDARY:
 .PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench soak clean deps \
 	kasan-kernels \
-	bench-linux compile_commands.json
+	bench-linux compile_commands.json grade handout test-labs
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -125,6 +135,11 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) $(call kasan_cflags,$<) \
 		$(call ubsan_flags,$<) \
 		-c $< -o $@
+
+$(BUILD)/grade-extra$(EXTRA_DIR)/%.o: $(EXTRA_DIR)/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) $(TEST_KCFLAGS) -Itests/kernel -c $< -o $@
 
 $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
@@ -238,6 +253,21 @@ test-qemu: deps $(KERNEL)
 test-selftest: deps $(BUILD)/selftest.elf kasan-kernels
 	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf \
 		--kasan-selftest-kernel $(BUILD)/kasan/selftest.elf
+
+# The labs (docs/labs/README.md): points in tests/grade/points.txt, regions marked
+# /* LAB name */ ... /* END LAB */ in the code.  LAB=a,b grades some labs only.
+grade: deps $(KERNEL)
+	$(PYTHON) tests/grade/grade.py --kernel $(KERNEL) --json $(BUILD)/grade.json \
+		--timeout $(TIMEOUT) $(if $(LAB),--lab '$(LAB)') $(if $(GRADE_EXTRA),--extra '$(EXTRA_DIR)')
+
+handout:
+	@test -n "$(LAB)" -a -n "$(OUT)" || { echo "usage: make handout LAB=name OUT=dir" >&2; exit 1; }
+	$(PYTHON) tools/handout.py '$(LAB)' '$(OUT)'
+
+# The reference scores full marks; every lab's handout (in build/labs/) builds with gcc and
+# clang, boots, and scores zero on its lab and full marks on those before it.  .ci/run runs it.
+test-labs: deps $(KERNEL)
+	$(PYTHON) tests/grade/test_labs.py --kernel $(KERNEL) $(if $(LAB),--lab '$(LAB)')
 
 # The benchmark kernel: the test kernel without the self-checks (CONFIG_DEBUG_VM,
 # CONFIG_DEBUG_SPINLOCK), built in its own directory, as a distribution ships Linux.

@@ -65,6 +65,7 @@ int kvmalloc_policy_parse(const char *name)
  * caller asked for __GFP_RETRY_MAYFAIL (then it keeps its reclaim).
  */
 static const struct kvmalloc_rule rules[NR_KVMALLOC_POLICIES][2] = {
+	/* LAB kvmalloc */
 	[KVMALLOC_NORETRY] = {
 		{ __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL },
 		{ __GFP_NOWARN, __GFP_NOFAIL },
@@ -74,10 +75,13 @@ static const struct kvmalloc_rule rules[NR_KVMALLOC_POLICIES][2] = {
 		{ __GFP_NOWARN, __GFP_NOFAIL },
 	},
 	[KVMALLOC_NAIVE] = { { 0, 0 }, { 0, 0 } },
+	/* END LAB */
 };
 
 /* noretry's, rules[KVMALLOC_NORETRY][0], until kvmalloc_policy= says otherwise */
+/* LAB kvmalloc: struct kvmalloc_rule kvmalloc_rule; */
 struct kvmalloc_rule kvmalloc_rule = { __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL };
+/* END LAB */
 
 /**
  * kvmalloc_set_policy - make @policy the one kvmalloc() follows (boot: kvmalloc_policy=)
@@ -105,19 +109,29 @@ void kvmalloc_set_policy(enum kvmalloc_policy policy)
  */
 gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 {
+	/* LAB kvmalloc:
+	 * (void)size, (void)policy;
+	 * return flags;
+	 */
 	const struct kvmalloc_rule *rule = &rules[policy][!!(flags & __GFP_RETRY_MAYFAIL)];
 
 	if (size <= PAGE_SIZE)
 		return flags;
 	return (flags | rule->set) & ~rule->clear;
+	/* END LAB */
 }
 
 /* May kvmalloc() fall back to vmalloc() after the slab said no? */
 static bool may_fall_back(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 {
+	/* LAB kvmalloc:
+	 * (void)size, (void)flags, (void)policy;
+	 * return false;
+	 */
 	if (policy == KVMALLOC_NAIVE)
 		return true;	/* the pattern as written: it does not look */
 	return size > PAGE_SIZE && gfpflags_allow_blocking(flags);
+	/* END LAB */
 }
 
 /* A size above INT_MAX: most likely an overflowed computation (the seed article's guard). */

@@ -79,12 +79,17 @@ static void del_from_free_list(struct page *page, struct zone *zone, unsigned in
  */
 static bool page_is_buddy(const struct page *page, const struct page *buddy, unsigned int order)
 {
+	/* LAB buddy:
+	 * (void)page, (void)buddy, (void)order;
+	 * return false;
+	 */
 	if (!pfn_valid(page_to_pfn(buddy)))
 		return false;
 	if (!PageBuddy(buddy) || buddy->private != order)
 		return false;
 	/* same node and zone: the top bits of flags agree */
 	return (buddy->flags >> ZONES_SHIFT) == (page->flags >> ZONES_SHIFT);
+	/* END LAB */
 }
 
 /**
@@ -99,6 +104,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 	VM_BUG_ON_PAGE(page_to_pfn(page) != pfn, page);
 	check_free_block(page, zone, order);
 	zone->nr_free += 1UL << order;
+	/* LAB buddy: (void)page_is_buddy; */
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
@@ -110,6 +116,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 		page = pfn_to_page(pfn);
 		order++;
 	}
+	/* END LAB */
 	add_to_free_list(page, zone, order);
 }
 
@@ -127,11 +134,16 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 			continue;
 		page = list_first_entry(&area->free_list, struct page, lru);
 		del_from_free_list(page, zone, current_order);
+		/* LAB buddy:
+		 * for (unsigned long i = 1; i < 1UL << (current_order - order); i++)
+		 *	add_to_free_list(page + (i << order), zone, order);
+		 */
 		/* Give back the upper halves we do not need, largest first. */
 		while (current_order > order) {
 			current_order--;
 			add_to_free_list(page + (1UL << current_order), zone, current_order);
 		}
+		/* END LAB */
 		zone->nr_free -= 1UL << order;
 		return page;
 	}
@@ -143,6 +155,7 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 /* Move up to @count pages from the tail (the coldest) of @pcp back to the buddy lists. */
 static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int count)
 {
+	/* LAB buddy: (void)zone, (void)pcp, (void)count; */
 	VM_BUG_ON(!irqs_disabled());	/* the list is this CPU's, and an interrupt may use it */
 	spin_lock(&zone->lock);
 	while (count-- > 0 && !list_empty(&pcp->list)) {
@@ -156,10 +169,15 @@ static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int
 	}
 	spin_unlock(&zone->lock);
 	count_vm_event(PCP_DRAIN);
+	/* END LAB */
 }
 
 static int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 {
+	/* LAB buddy:
+	 * (void)zone, (void)pcp;
+	 * return 0;
+	 */
 	int got = 0;
 
 	spin_lock(&zone->lock);
@@ -175,6 +193,7 @@ static int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 	pcp->count += got;
 	count_vm_event(PCP_REFILL);
 	return got;
+	/* END LAB */
 }
 
 /* The first page of this CPU's list (refilled if empty), or NULL; interrupts are off. */
@@ -183,6 +202,13 @@ static __always_inline struct page *__rmqueue_pcplist(struct zone *zone,
 {
 	struct page *page;
 
+	/* LAB buddy:
+	 * (void)pcp, (void)rmqueue_bulk;
+	 * spin_lock(&zone->lock);
+	 * page = __rmqueue_smallest(zone, 0);
+	 * spin_unlock(&zone->lock);
+	 * return page;
+	 */
 	if (list_empty(&pcp->list) && !rmqueue_bulk(zone, pcp))
 		return NULL;
 	page = list_first_entry(&pcp->list, struct page, lru);
@@ -190,6 +216,7 @@ static __always_inline struct page *__rmqueue_pcplist(struct zone *zone,
 	page_clear(page, PG_pcp);
 	pcp->count--;
 	return page;
+	/* END LAB */
 }
 
 static struct page *rmqueue_pcplist(struct zone *zone)
@@ -208,12 +235,18 @@ static struct page *rmqueue_pcplist(struct zone *zone)
 /* Put @page at the head of this CPU's list (the next to be reused, still cache-hot). */
 static __always_inline void __free_unref_page(struct page *page, struct zone *zone)
 {
+	/* LAB buddy:
+	 * spin_lock(&zone->lock);
+	 * __free_one_page(page, page_to_pfn(page), zone, 0);
+	 * spin_unlock(&zone->lock);
+	 */
 	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
 
 	page_set(page, PG_pcp);
 	list_add(&page->lru, &pcp->list);
 	if (++pcp->count >= pcp->high)
 		free_pcppages_bulk(zone, pcp, pcp->batch);
+	/* END LAB */
 }
 
 static __always_inline void free_unref_page(struct page *page, struct zone *zone)

@@ -461,6 +461,13 @@ static void retire_sheaf(struct kmem_cache *s, struct slab_sheaf *sheaf)
  */
 static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 {
+	/* LAB slab:
+	 * void *obj;
+	 *
+	 * (void)retire_sheaf, (void)alloc_empty_sheaf;
+	 * gfp = might_alloc(gfp, caller);
+	 * return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
+	 */
 	struct slub_percpu_sheaves *pcs;
 	struct slab_sheaf *sheaf, *old;
 	unsigned long flags;
@@ -519,6 +526,7 @@ pop:
 	obj = pcs->main->objects[--pcs->main->size];
 	local_irq_restore(flags);
 	return obj;
+	/* END LAB */
 }
 
 /*
@@ -529,6 +537,10 @@ pop:
  */
 static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs, void *obj)
 {
+	/* LAB slab:
+	 * (void)pcs;
+	 * put_objects(s, &obj, 1);
+	 */
 	struct slab_sheaf *sheaf = pcs->main;
 
 	if (pcs->spare && !pcs->spare->size) {
@@ -555,6 +567,7 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 		}
 	}
 	pcs->main->objects[pcs->main->size++] = obj;
+	/* END LAB */
 }
 
 /* ---------------------------------------------------------------- the paths */
@@ -613,6 +626,12 @@ static __noinline void *zero_object(struct kmem_cache *s, void *obj)
 static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node,
 					     void *caller)
 {
+	/* LAB slab:
+	 * (void)zero_object;
+	 * if (CONFIG_DEBUG_VM)
+	 *	gfp = might_alloc(gfp, caller);
+	 * return slab_alloc_slow(s, gfp, node, caller);
+	 */
 	struct slab_sheaf *sheaf;
 	unsigned long flags;
 	unsigned int size;
@@ -637,6 +656,7 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	if (unlikely(gfp & __GFP_ZERO))
 		return zero_object(s, obj);
 	return obj;
+	/* END LAB */
 }
 
 /* A free the slab path must do: a checked cache's, or one without sheaves. */
@@ -682,6 +702,14 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj, unsigned long 
 static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
 					 void *caller)
 {
+	/* LAB slab:
+	 * (void)freed_twice, (void)free_slow;
+	 * if (unlikely(!object_in_slab(s, slab, obj))) {
+	 *	bad_object_pointer(s, obj, caller);
+	 *	return;
+	 * }
+	 * free_to_slab(s, slab, obj, caller);
+	 */
 	struct slab_sheaf *sheaf;
 	unsigned long flags;
 	unsigned int size;
@@ -705,6 +733,7 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	sheaf->objects[size] = obj;
 	sheaf->size = size + 1;
 	local_irq_restore(flags);
+	/* END LAB */
 }
 
 /*
@@ -816,12 +845,19 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
 	page = virt_to_slab_checked(objp);
+	/* LAB slab:
+	 * if (vmalloc_too && !page && is_vmalloc_addr(objp))
+	 *	vfree(objp);
+	 * else
+	 *	kfree_not_slab(objp, page, caller);
+	 */
 	if (likely(page && PageSlab(page)))
 		slab_free(page->slab_cache, page, (void *)objp, caller);
 	else if (vmalloc_too && !page && is_vmalloc_addr(objp))
 		vfree(objp);
 	else
 		kfree_not_slab(objp, page, caller);	/* large kmalloc, or a bad pointer */
+	/* END LAB */
 }
 
 /**

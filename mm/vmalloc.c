@@ -192,6 +192,7 @@ static unsigned long lazy_max_pages(void)
  */
 static void purge_vmap_area_lazy(void)
 {
+	/* LAB vmalloc: (void)purge_lock; */
 	struct vmap_area *va, *next;
 	unsigned long start, end, nr_pages, nr_areas, flags;
 	LIST_HEAD(purging);
@@ -228,6 +229,7 @@ static void purge_vmap_area_lazy(void)
 	count_vm_event(VMALLOC_LAZY_PURGE);
 	count_vm_events(VMALLOC_PURGED_PAGES, nr_pages);
 	count_vm_events(VMALLOC_PURGED_AREAS, nr_areas);
+	/* END LAB */
 }
 
 /*
@@ -270,6 +272,7 @@ static phys_addr_t page_to_phys(const struct page *page)
  */
 static void vunmap_range_noflush(unsigned long addr, unsigned long end)
 {
+	/* LAB vmalloc: (void)addr, (void)end; */
 	while (addr < end) {
 		unsigned long next = min(ALIGN(addr + 1, PMD_SIZE), end);
 		u64 *pte = kernel_pte_lookup(addr);
@@ -282,12 +285,17 @@ static void vunmap_range_noflush(unsigned long addr, unsigned long end)
 		}
 		addr = next;
 	}
+	/* END LAB */
 }
 
 /* Map @nr single pages side by side at @addr, a page table at a time. */
 static int vmap_small_pages_range(unsigned long addr, struct page **pages, unsigned int nr,
 				  pgprot_t prot)
 {
+	/* LAB vmalloc:
+	 * (void)addr, (void)pages, (void)nr, (void)prot;
+	 * return -ENOMEM;
+	 */
 	unsigned long start = addr, end = addr + ((unsigned long)nr << PAGE_SHIFT);
 	int err = -ENOMEM;
 
@@ -310,6 +318,7 @@ static int vmap_small_pages_range(unsigned long addr, struct page **pages, unsig
 fail:
 	vunmap_range_noflush(start, addr);
 	return err;
+	/* END LAB */
 }
 
 /*

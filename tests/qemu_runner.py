@@ -120,8 +120,9 @@ def ovmf_options(scratch):
     raise SystemExit("qemu_runner: no OVMF firmware found (apt-get install ovmf)")
 
 
-def run_qemu(cmd, timeout, log_path, echo=False, stop_when=None):
-    """Run QEMU, collecting serial lines.  Returns (status or None on timeout, lines)."""
+def run_qemu(cmd, timeout, log_path, echo=False, stop_when=None, stamps=None):
+    """Run QEMU, collecting serial lines.  Returns (status or None on timeout, lines).
+    With @stamps (a list), the time.monotonic() each line came is appended to it."""
     lines, pending = [], b""
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     deadline = time.monotonic() + timeout
@@ -147,6 +148,8 @@ def run_qemu(cmd, timeout, log_path, echo=False, stop_when=None):
             for raw in complete:
                 line = ANSI.sub("", raw.decode(errors="replace")).replace("\r", "")
                 lines.append(line)
+                if stamps is not None:
+                    stamps.append(time.monotonic())
                 log.write(line + "\n")
                 if echo:
                     print(line, flush=True)
@@ -154,6 +157,8 @@ def run_qemu(cmd, timeout, log_path, echo=False, stop_when=None):
                     deadline = min(deadline, time.monotonic() + 10)
         if pending:
             lines.append(ANSI.sub("", pending.decode(errors="replace")).replace("\r", ""))
+            if stamps is not None:
+                stamps.append(time.monotonic())
         return proc.wait(), lines
 
 
@@ -268,6 +273,7 @@ class Run:
     def __init__(self, name, ktap, problems, seconds):
         self.name, self.problems, self.seconds = name, problems, seconds
         self.cases, self.oops = ktap.cases, ktap.oops
+        self.stopped_in = (ktap.suite, ktap.case)     # running when the output stopped
         self.failures = [c for c in ktap.cases if c[2] == "not ok"]
         self.suite_failures = sorted(ktap.suite_problems.items())
         self.passed, self.skipped = ktap.count("ok"), ktap.count("skip")
@@ -278,21 +284,24 @@ class Run:
 
 
 def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=""):
-    """Boot KERNEL with 'kunit' (and CMDLINE), judge the output, return a Run."""
-    start = time.monotonic()
+    """Boot KERNEL with 'kunit' (and CMDLINE), judge the output, return a Run
+    (with the serial lines, and when each came: run.lines, run.stamps)."""
+    start, stamps = time.monotonic(), []
     with tempfile.TemporaryDirectory(prefix="kmem-run-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, "kunit kunit.filter_glob=%s %s" % (glob, cmdline), iso)
         cmd = qemu_command(iso, qemu_args, uefi, scratch)
         status, lines = run_qemu(cmd, timeout, os.path.join(LOG_DIR, name + ".log"), echo,
-                                 stop_when=lambda l: l.startswith("# Totals:"))
+                                 stop_when=lambda l: l.startswith("# Totals:"), stamps=stamps)
     ktap = Ktap(lines)
     problems = judge(status, ktap, timeout)
     # QEMU itself refused the options (a student's -numa or -machine typo): say what it said.
     refused = [l for l in lines if l.startswith("qemu-system-")]
     if refused and not ktap.started:
         problems.insert(0, "QEMU refused to run: " + refused[0])
-    return Run(name, ktap, problems, time.monotonic() - start)
+    run = Run(name, ktap, problems, time.monotonic() - start)
+    run.lines, run.stamps = lines, stamps
+    return run
 
 
 OOPS_HEAD = re.compile(r"BUG:|#PF:|Oops:|RIP:|WARNING:|invalid opcode|general protection|"

@@ -327,13 +327,59 @@ static enum kunit_status run_param_case(struct kunit_suite *suite, struct kunit_
 	return result;
 }
 
-static bool case_selected(const char *case_glob, const struct kunit_case *c)
+/*
+ * The filter: globs separated by commas, each "suite_glob" or
+ * "suite_glob.case_glob" ("buddy*", "buddy.free_*,slab").  A suite runs if
+ * one of them matches its name; a case of it, if one of those has no case
+ * part or its case part matches the case's name too.
+ */
+#define MAX_FILTER_GLOBS	16
+
+static char filter_text[256];
+static struct {
+	const char *suite, *cases;	/* cases: NULL for every case */
+} filter[MAX_FILTER_GLOBS];
+static unsigned int filter_nr;
+
+static void parse_filter(const char *glob)
 {
-	return !case_glob || glob_match(case_glob, c->name);
+	char *part = filter_text;
+
+	strscpy(filter_text, glob, sizeof(filter_text));
+	for (filter_nr = 0; part && filter_nr < MAX_FILTER_GLOBS; filter_nr++) {
+		char *comma = strchr(part, ','), *dot;
+
+		if (comma)
+			*comma = '\0';
+		dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		filter[filter_nr].suite = part;
+		filter[filter_nr].cases = dot ? dot + 1 : NULL;
+		part = comma ? comma + 1 : NULL;
+	}
 }
 
-static void run_suite(struct kunit_suite *suite, unsigned int nr, const char *case_glob,
-		      struct kunit_totals *totals)
+static bool suite_selected(const struct kunit_suite *suite)
+{
+	for (unsigned int i = 0; i < filter_nr; i++) {
+		if (glob_match(filter[i].suite, suite->name))
+			return true;
+	}
+	return false;
+}
+
+static bool case_selected(const struct kunit_suite *suite, const struct kunit_case *c)
+{
+	for (unsigned int i = 0; i < filter_nr; i++) {
+		if (glob_match(filter[i].suite, suite->name) &&
+		    (!filter[i].cases || glob_match(filter[i].cases, c->name)))
+			return true;
+	}
+	return false;
+}
+
+static void run_suite(struct kunit_suite *suite, unsigned int nr, struct kunit_totals *totals)
 {
 	struct kunit_totals mine = { 0 };
 	unsigned int ncases = 0, i = 0;
@@ -342,12 +388,12 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, const char *ca
 	int init_err = 0;
 
 	for (struct kunit_case *c = suite->test_cases; c->run_case; c++)
-		ncases += case_selected(case_glob, c);
+		ncases += case_selected(suite, c);
 	printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n", suite->name, ncases);
 	if (suite->suite_init)
 		init_err = suite->suite_init(suite);
 	for (struct kunit_case *c = suite->test_cases; c->run_case; c++) {
-		if (!case_selected(case_glob, c))
+		if (!case_selected(suite, c))
 			continue;
 		init_test(&test, c->name);
 		printk("    # %s: running\n", c->name);
@@ -381,25 +427,10 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, const char *ca
 	totals->skipped += mine.skipped;
 }
 
-/*
- * "buddy*" selects suites; "buddy.free_*" selects cases of them.  Split the
- * glob at its first '.' into a suite part and a case part.
- */
-static void split_glob(const char *glob, char *suite_glob, size_t size, const char **case_glob)
-{
-	const char *dot = strchr(glob, '.');
-	size_t n = dot ? (size_t)(dot - glob) : strlen(glob);
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(suite_glob, glob, n);
-	suite_glob[n] = '\0';
-	*case_glob = dot ? dot + 1 : NULL;
-}
-
 /**
  * kunit_run_all_tests - run every registered suite that matches @glob
- * @glob: "*" for all, "suite_glob" or "suite_glob.case_glob"
+ * @glob: "*" for all, "suite_glob" or "suite_glob.case_glob", or several
+ *	  of those separated by commas
  *
  * Context: boot CPU, from kmain, after every subsystem is initialised.
  * Return: the number of failed cases.
@@ -407,20 +438,18 @@ static void split_glob(const char *glob, char *suite_glob, size_t size, const ch
 int kunit_run_all_tests(const char *glob)
 {
 	struct kunit_totals totals = { 0 };
-	char suite_glob[128];
-	const char *case_glob;
 	unsigned int nsuites = 0, nr = 0;
 
-	split_glob(glob, suite_glob, sizeof(suite_glob), &case_glob);
+	parse_filter(glob);
 	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++)
-		nsuites += glob_match(suite_glob, (*s)->name);
+		nsuites += suite_selected(*s);
 	kunit_reports_start();
 	kunit_accounting_start();
 	printk("KTAP version 1\n1..%u\n", nsuites);
 	kunit_reports_outside(NULL);	/* during boot */
 	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++) {
-		if (glob_match(suite_glob, (*s)->name))
-			run_suite(*s, ++nr, case_glob, &totals);
+		if (suite_selected(*s))
+			run_suite(*s, ++nr, &totals);
 	}
 	if (!totals.passed && !totals.failed && !totals.skipped) {
 		/* Say what exists, so a mistyped filter is not a silent success. */

@@ -8,7 +8,7 @@
  * Each CPU runs the same loop on a table of its own objects:
  *
  *   allocate   a page block (order 0..3), a kmalloc (8 B..8 KiB), an object
- *              of the soak's own cache, a vmalloc (1..64 pages) or a
+ *              of the soak's own cache, a vmalloc (1..256 pages) or a
  *              kvmalloc (1 B..4 MiB), and stamp it (its first and last
  *              bytes, and a word in every page, from a per-object seed);
  *   free       a random object after checking its stamps: mostly here, and

@@ -1,0 +1,230 @@
+/*
+ * tests/kernel/slab_sheaves_test.c - the slab's per-CPU tier really caches
+ * objects, and each step goes where docs/slab.md (section 4) says.
+ *
+ * The other slab suites check what kmalloc() and kfree() give back; they
+ * would pass just as well if every object went to and from its slab under
+ * the node's lock.  These cases look at where the objects are: handed out,
+ * in this CPU's main and spare sheaves, in the node's barn, or in their
+ * slabs.  Each case has a new cache of its own, so its tiers start empty
+ * (main is the bootstrap sheaf, no spare, an empty barn), and no other code
+ * touches them.  After every step, the objects that have left the slabs are
+ * exactly those the case holds plus those the sheaves and the barn cache:
+ * none lost, none counted twice.
+ *
+ * Without sheaves there is nothing to see: the test kernel checks every
+ * cache (slab debugging takes the slab path) unless it was booted with
+ * slab_debug=-, and then every case skips.
+ */
+#include "kunit/test.h"
+#include "kernel/percpu.h"
+#include "mm/internal.h"
+#include "lib/errno.h"
+
+#define OBJ_SIZE	64
+#define MAX_HELD	(4 * 32 + 1)	/* sheaf_capacity is 32 at most */
+
+static struct {
+	struct kmem_cache *s;
+	void *objs[MAX_HELD];
+	unsigned int nr;		/* objs[0..nr) are held */
+} sh;
+
+static int sheaves_init(struct kunit *test)
+{
+	(void)test;
+	sh.nr = 0;
+	sh.s = kmem_cache_create("sheaves_test", OBJ_SIZE, 0, 0, NULL);
+	return sh.s ? 0 : -ENOMEM;
+}
+
+static void sheaves_exit(struct kunit *test)
+{
+	(void)test;
+	while (sh.nr)
+		kmem_cache_free(sh.s, sh.objs[--sh.nr]);
+	kmem_cache_destroy(sh.s);
+}
+
+/* The cache's sheaf capacity; the case is skipped if the cache has no sheaves. */
+static unsigned int sheaves_or_skip(struct kunit *test)
+{
+	if (sh.s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))
+		kunit_skip(test, "slab debugging is on for every cache: no sheaves "
+			   "(boot with slab_debug=-)");
+	KUNIT_ASSERT_LE(test, 4 * sh.s->sheaf_capacity + 1, MAX_HELD);
+	return sh.s->sheaf_capacity;
+}
+
+static struct slub_percpu_sheaves *this_cpu_sheaves(void)
+{
+	return this_cpu_ptr(sh.s->cpu_sheaves);
+}
+
+static struct node_barn *this_barn(void)
+{
+	return &get_node(sh.s, numa_node_id())->barn;
+}
+
+static unsigned long slab_list_inuse(u32 head)
+{
+	unsigned long inuse = 0;
+
+	for (struct page *slab = pfn_to_slab(head); slab; slab = pfn_to_slab(slab->slab_next))
+		inuse += slab->inuse;
+	return inuse;
+}
+
+/* How many objects have left the cache's slabs (handed out, or cached above them). */
+static unsigned long objects_out(void)
+{
+	unsigned long out = 0, flags;
+	int nid;
+
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(sh.s, nid);
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		out += slab_list_inuse(n->partial) + slab_list_inuse(n->full);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+	return out;
+}
+
+static void expect_conserved(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), sh.nr + cache_sheaf_objects(sh.s),
+			    "objects out of the slabs: %u held, %lu in sheaves and the barn",
+			    sh.nr, cache_sheaf_objects(sh.s));
+}
+
+static void take(struct kunit *test, unsigned int n)
+{
+	while (n--) {
+		KUNIT_ASSERT_LT(test, sh.nr, MAX_HELD);
+		sh.objs[sh.nr] = kmem_cache_alloc(sh.s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, sh.objs[sh.nr]);
+		sh.nr++;
+	}
+}
+
+/* Free the @n objects taken last, the newest first. */
+static void give_back(unsigned int n)
+{
+	while (n-- && sh.nr)
+		kmem_cache_free(sh.s, sh.objs[--sh.nr]);
+}
+
+/* An empty main sheaf with no spare and an empty barn: filled from the slabs, whole. */
+static void a_refill_takes_a_whole_sheaf(struct kunit *test)
+{
+	unsigned int cap = sheaves_or_skip(test);
+	struct slab_sheaf *main;
+
+	take(test, 1);
+	KUNIT_EXPECT_EQ(test, objects_out(), cap);
+	main = this_cpu_sheaves()->main;
+	KUNIT_EXPECT_EQ(test, main->capacity, cap);
+	KUNIT_EXPECT_EQ(test, main->size, cap - 1);
+	expect_conserved(test);
+}
+
+/* kfree() pushes onto this CPU's main sheaf, kmalloc() pops: no slab is touched. */
+static void a_freed_object_comes_back_first(struct kunit *test)
+{
+	struct slab_sheaf *main;
+	unsigned long out;
+	void *p;
+
+	sheaves_or_skip(test);
+	take(test, 2);
+	out = objects_out();
+	p = sh.objs[1];
+	give_back(1);
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), out, "the freed object went back to its slab");
+	main = this_cpu_sheaves()->main;
+	KUNIT_ASSERT_GT_MSG(test, main->size, 0, "this CPU's main sheaf is empty after the free");
+	KUNIT_EXPECT_PTR_EQ(test, main->objects[main->size - 1], p);
+	take(test, 1);
+	KUNIT_EXPECT_PTR_EQ(test, sh.objs[1], p);
+	KUNIT_EXPECT_EQ(test, objects_out(), out);
+	expect_conserved(test);
+}
+
+/* A full main swaps with an empty spare on free; an empty main with a full spare on alloc. */
+static void main_and_spare_hold_two_sheaves(struct kunit *test)
+{
+	unsigned int cap = sheaves_or_skip(test);
+	struct slub_percpu_sheaves *pcs = this_cpu_sheaves();
+
+	take(test, cap + 1);
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), 2 * cap, "two refills of a whole sheaf");
+	expect_conserved(test);
+	give_back(cap + 1);
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), 2 * cap,
+			    "objects went back to the slabs while main and spare had room");
+	KUNIT_EXPECT_EQ(test, pcs->main->size, cap);
+	KUNIT_ASSERT_NOT_NULL(test, pcs->spare);
+	KUNIT_EXPECT_EQ(test, pcs->spare->size, cap);
+	expect_conserved(test);
+	take(test, 2 * cap);
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), 2 * cap,
+			    "objects came from the slabs while main and spare had some");
+	expect_conserved(test);
+}
+
+/*
+ * With main and spare full, a full main is traded at the barn for an empty
+ * sheaf (the empty one an earlier refill left there); with both empty, a
+ * full sheaf is taken from the barn.
+ */
+static void full_sheaves_go_through_the_barn(struct kunit *test)
+{
+	unsigned int cap = sheaves_or_skip(test), nr_full;
+	unsigned long out;
+
+	take(test, 3 * cap + 1);
+	expect_conserved(test);
+	give_back(3 * cap + 1);
+	KUNIT_EXPECT_GE_MSG(test, this_barn()->nr_full, 1,
+			    "no full sheaf was left at the barn (%u empty there)",
+			    this_barn()->nr_empty);
+	expect_conserved(test);
+	nr_full = this_barn()->nr_full;
+	out = objects_out();
+	take(test, 3 * cap);
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), out,
+			    "objects came from the slabs while the barn had a full sheaf");
+	KUNIT_EXPECT_EQ(test, this_barn()->nr_full, nr_full - 1);
+	expect_conserved(test);
+}
+
+/* kmem_cache_flush_cpus() empties every sheaf and the barn into the slabs. */
+static void flush_gives_every_object_back(struct kunit *test)
+{
+	unsigned int cap = sheaves_or_skip(test);
+
+	take(test, 3 * cap + 1);
+	give_back(3 * cap + 1);
+	kmem_cache_flush_cpus(sh.s);
+	KUNIT_EXPECT_EQ(test, cache_sheaf_objects(sh.s), 0);
+	KUNIT_EXPECT_EQ(test, objects_out(), 0);
+	KUNIT_EXPECT_EQ(test, this_barn()->nr_full, 0);
+}
+
+static struct kunit_case slab_sheaves_cases[] = {
+	KUNIT_CASE(a_refill_takes_a_whole_sheaf),
+	KUNIT_CASE(a_freed_object_comes_back_first),
+	KUNIT_CASE(main_and_spare_hold_two_sheaves),
+	KUNIT_CASE(full_sheaves_go_through_the_barn),
+	KUNIT_CASE(flush_gives_every_object_back),
+	{}
+};
+
+static struct kunit_suite slab_sheaves_suite = {
+	.name = "slab_sheaves",
+	.init = sheaves_init,
+	.exit = sheaves_exit,
+	.test_cases = slab_sheaves_cases,
+};
+kunit_test_suite(slab_sheaves_suite);
