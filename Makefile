@@ -215,6 +215,21 @@ kasan-kernels: FORCE
 	@$(MAKE) --no-print-directory KASAN=1 UBSAN=0 BUILD=$(BUILD)/kasan \
 		$(BUILD)/kasan/kernel.elf $(BUILD)/kasan/selftest.elf
 
+# The kernel of the matrix lines that say kernel=ubsan: under UBSAN=1, the one kernel.
+# (Defined before the rules that name it: a prerequisite is expanded where it is read.)
+# The docs' `make run` transcripts (the monitor checks) run as a student types them,
+# without UBSAN=1: the kernel they boot is built too.
+ifeq ($(UBSAN),1)
+UBSAN_KERNEL := $(KERNEL)
+test: build/kernel.elf
+build/kernel.elf: FORCE
+	@$(MAKE) --no-print-directory UBSAN=0 BUILD=build $@
+else
+UBSAN_KERNEL := $(BUILD)/ubsan/kernel.elf
+$(UBSAN_KERNEL): FORCE
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/ubsan UBSAN=1 $@
+endif
+
 # The whole suite: host tests, then the QEMU matrix (tests/matrix.txt), then
 # the runner's own self-test.  The last line is "N passed, N failed".
 # With KASAN=1: only the matrix's KASAN machines and the KASAN self-test.
@@ -229,20 +244,6 @@ test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf kasan-kernels $(UBSAN
 	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
 		$(KASAN_KERNELS) --kernel-variant ubsan=$(UBSAN_KERNEL) --matrix tests/matrix.txt \
 		--host-results $(BUILD)/host/results.txt --tests '$(TESTS)' --timeout $(TIMEOUT)
-endif
-
-# The kernel of the matrix lines that say kernel=ubsan: under UBSAN=1, the one kernel.
-# The docs' `make run` transcripts (the monitor checks) run as a student types them,
-# without UBSAN=1: the kernel they boot is built too.
-ifeq ($(UBSAN),1)
-UBSAN_KERNEL := $(KERNEL)
-test: build/kernel.elf
-build/kernel.elf: FORCE
-	@$(MAKE) --no-print-directory UBSAN=0 BUILD=build $@
-else
-UBSAN_KERNEL := $(BUILD)/ubsan/kernel.elf
-$(UBSAN_KERNEL): FORCE
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/ubsan UBSAN=1 $@
 endif
 
 test-qemu: deps $(KERNEL)
