@@ -10,7 +10,8 @@ self-test there is.  After adding a machine or a self-test:
 
 The excerpt is the log from the runner's command line to the final count,
 with the SKIPPED lines of every machine but the first left out (they repeat
-from machine to machine) and the make error line, if any, dropped.  A log
+from machine to machine).  A log of .ci/run will do: what follows make
+test's count (make test-labs) is not part of the excerpt.  A log
 whose last count has failures is refused: the README shows a green run.
 """
 
@@ -24,7 +25,7 @@ TOTAL = re.compile(r"^(\d+) passed, (\d+) failed")
 
 def excerpt(log_lines):
     start = next(i for i, l in enumerate(log_lines) if l.startswith(FIRST))
-    end = max(i for i, l in enumerate(log_lines) if TOTAL.match(l))
+    end = next(i for i in range(start, len(log_lines)) if TOTAL.match(log_lines[i]))
     if int(TOTAL.match(log_lines[end]).group(2)):
         sys.exit("update-readme-excerpt: the run has failures; the README shows a green run")
     out, machines = [], 0
