@@ -2,9 +2,11 @@
  * kernel/workqueue.c - per-CPU lists of deferred work.
  *
  * Each CPU has a worker_pool: a FIFO of work items under a spinlock taken
- * with interrupts off (interrupt handlers queue work), and the item it is
- * running now.  Queuing onto another CPU sends it a reschedule IPI, whose
- * only effect is to end its hlt so its idle loop looks at the list.
+ * with interrupts off (interrupt handlers queue work), and the items it is
+ * running now: one, or a few when an item that runs for long runs the list
+ * itself (run_deferred_work()).  Queuing onto another CPU sends it a
+ * reschedule IPI, whose only effect is to end its hlt so its idle loop
+ * looks at the list.
  *
  * schedule_work() (no CPU named) queues on this CPU if it is an application
  * processor, which runs its list when idle; on CPU 0, which runs kmain and
@@ -17,11 +19,13 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 
+#define WORKER_MAX_NESTING	4	/* items running at once on one CPU, one inside the other */
+
 struct worker_pool {
 	spinlock_t lock;
 	struct work_struct *head, *tail;
-	struct work_struct *current_work;
-	unsigned long nr_done;
+	struct work_struct *running[WORKER_MAX_NESTING];	/* outermost first */
+	unsigned int depth;
 };
 
 static DEFINE_PER_CPU(struct worker_pool, worker_pool);
@@ -104,33 +108,52 @@ bool deferred_work_pending(void)
 void run_deferred_work(void)
 {
 	struct worker_pool *pool = this_cpu_ptr(&worker_pool);
-	struct work_struct *outer = READ_ONCE(pool->current_work);
 	bool irqs_were_on = !irqs_disabled();
 	unsigned long flags;
 
 	for (;;) {
-		struct work_struct *work;
+		struct work_struct *work = NULL;
 
 		spin_lock_irqsave(&pool->lock, flags);
-		work = pool->head;
-		if (work) {
+		/* Too deep: the outer items run the rest when they are done. */
+		if (pool->head && pool->depth < WORKER_MAX_NESTING) {
+			work = pool->head;
 			pool->head = work->next;
 			if (!pool->head)
 				pool->tail = NULL;
-			WRITE_ONCE(pool->current_work, work);
+			pool->running[pool->depth++] = work;
 			__atomic_and_fetch(&work->pending, ~1UL, __ATOMIC_RELEASE);
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (!work)
 			return;
 		local_irq_enable();
-		work->func(work);
+		work->func(work);		/* which may free @work: not touched again */
+		spin_lock_irqsave(&pool->lock, flags);
+		pool->depth--;
+		spin_unlock_irqrestore(&pool->lock, flags);
 		if (!irqs_were_on)
 			local_irq_disable();
-		/* Called from a work item: that one is still running. */
-		__atomic_store_n(&pool->current_work, outer, __ATOMIC_RELEASE);
-		pool->nr_done++;
 	}
+}
+
+/*
+ * Is @work running on @cpu (any item, if @work is NULL), or, if @or_queued,
+ * is anything on its list?  Under the lock: an item leaves the list and
+ * starts running in one critical section.
+ */
+static bool pool_busy(unsigned int cpu, const struct work_struct *work, bool or_queued)
+{
+	struct worker_pool *pool = per_cpu_ptr(&worker_pool, cpu);
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	busy = or_queued && pool->head;
+	for (unsigned int i = 0; i < pool->depth && !busy; i++)
+		busy = !work || pool->running[i] == work;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	return busy;
 }
 
 /**
@@ -148,31 +171,13 @@ bool flush_work(struct work_struct *work)
 
 	for (;;) {
 		cpu = READ_ONCE(work->cpu);
-		if (!work_pending(work) && (cpu < 0 ||
-		    __atomic_load_n(&per_cpu_ptr(&worker_pool, cpu)->current_work,
-				    __ATOMIC_ACQUIRE) != work))
+		if (!work_pending(work) && (cpu < 0 || !pool_busy(cpu, work, false)))
 			return waited;
 		waited = true;
 		if (cpu == (int)smp_processor_id())
 			run_deferred_work();
 		cpu_relax();
 	}
-}
-
-/*
- * Is @cpu's list empty, with nothing running?  Under the lock: an item
- * leaves the list and becomes current_work in one critical section.
- */
-static bool worker_pool_idle(unsigned int cpu)
-{
-	struct worker_pool *pool = per_cpu_ptr(&worker_pool, cpu);
-	unsigned long flags;
-	bool idle;
-
-	spin_lock_irqsave(&pool->lock, flags);
-	idle = !pool->head && !pool->current_work;
-	spin_unlock_irqrestore(&pool->lock, flags);
-	return idle;
 }
 
 /**
@@ -193,7 +198,7 @@ void flush_scheduled_work(void)
 
 		run_deferred_work();
 		for_each_online_cpu(cpu)
-			idle &= worker_pool_idle(cpu);
+			idle &= !pool_busy(cpu, NULL, true);
 		if (idle)
 			return;
 		cpu_relax();

@@ -386,6 +386,42 @@ static void work_queued_from_interrupt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_work.ran_on, target);
 }
 
+/*
+ * An item that runs for long runs its CPU's list itself (the soak does):
+ * the inner item runs inside the outer one, and flush_work() of the outer
+ * item still waits for its end, not only for the inner one's.
+ */
+static struct cpu_work outer_work, inner_work;
+
+static void inner_fn(struct work_struct *work)
+{
+	mdelay(20);		/* CPU 0 is in flush_work(&outer_work.work) meanwhile */
+	work_fn(work);
+}
+
+static void outer_fn(struct work_struct *work)
+{
+	schedule_work_on((int)smp_processor_id(), &inner_work.work);
+	run_deferred_work();
+	work_fn(work);
+}
+
+static void deferred_work_may_run_inside_a_work_item(struct kunit *test)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	INIT_WORK(&outer_work.work, outer_fn);
+	INIT_WORK(&inner_work.work, inner_fn);
+	outer_work.done = inner_work.done = 0;
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(1, &outer_work.work));
+	flush_work(&outer_work.work);
+	KUNIT_EXPECT_EQ(test, __atomic_load_n(&inner_work.done, __ATOMIC_ACQUIRE), 1);
+	KUNIT_EXPECT_EQ_MSG(test, __atomic_load_n(&outer_work.done, __ATOMIC_ACQUIRE), 1,
+			    "flush_work() returned while the outer item was still running");
+	KUNIT_EXPECT_EQ(test, inner_work.ran_on, 1);
+	flush_scheduled_work();
+}
+
 static struct kunit_case smp_cases[] = {
 	KUNIT_CASE(all_madt_cpus_online),
 	KUNIT_CASE(boot_cpu_is_cpu0),
@@ -400,6 +436,7 @@ static struct kunit_case smp_cases[] = {
 	KUNIT_CASE(ipis_are_counted),
 	KUNIT_CASE(deferred_work_runs_on_its_cpu),
 	KUNIT_CASE(work_queued_from_interrupt),
+	KUNIT_CASE(deferred_work_may_run_inside_a_work_item),
 	{}
 };
 
