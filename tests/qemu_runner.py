@@ -380,6 +380,12 @@ def split_config(options):
 
 # ---------------------------------------------------------------- self-test
 
+def run_log(run):
+    """Everything the kernel printed in @run (its log file)."""
+    with open(os.path.join(LOG_DIR, run.name + ".log"), errors="replace") as f:
+        return f.read()
+
+
 def suite_lines(run, suite):
     """What the kernel said about @suite after its cases: its leaks, its reports outside cases."""
     return dict(run.suite_failures).get(suite, [])
@@ -465,6 +471,16 @@ SELFTESTS = [
      "selftest_report", 120,
      lambda r, text: any(line.startswith("report outside any case: WARNING:")
                          for line in suite_lines(r, "selftest_report"))),
+    ("a suite without .strict (as for Linux) passes with a double free, a WARNING and a leak, "
+     "each printed",
+     "selftest_linux_style", 120,
+     lambda r, text: r.passed == 3 and r.failed == 0 and not r.suite_failures and
+     "undeclared report: BUG kmalloc-64" in run_log(r) and
+     "undeclared report: WARNING: at tests/selftest/selftest.c:" in run_log(r) and
+     "note: not failed for them, the suite is not .strict" in run_log(r) and
+     "note: left behind, not failed (the suite is not .strict): 1 page" in run_log(r) and
+     "note: report outside any case, not failed (the suite is not .strict): WARNING:"
+     in run_log(r) and not r.problems),
     ("undefined behaviour (UBSAN) that no case declared fails that case, naming kind and place",
      "selftest_ubsan", 120,
      lambda r, text: any(f[1] == "undeclared_shift" for f in r.failures) and

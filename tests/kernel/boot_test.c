@@ -123,5 +123,9 @@ static struct kunit_case boot_cases[] = {
 	KUNIT_CASE(long_mode_with_nx),
 	{}
 };
-static struct kunit_suite boot_suite = { .name = "boot", .test_cases = boot_cases };
+static struct kunit_suite boot_suite = {
+	.name = "boot",
+	.test_cases = boot_cases,
+	.strict = true,
+};
 kunit_test_suite(boot_suite);

@@ -587,5 +587,6 @@ static struct kunit_suite fault_inject_suite = {
 	.init = fault_inject_init,
 	.exit = fault_inject_exit,
 	.test_cases = fault_inject_cases,
+	.strict = true,
 };
 kunit_test_suite(fault_inject_suite);

@@ -687,5 +687,6 @@ static struct kunit_suite fault_sweep_suite = {
 	.name = "fault_sweep",
 	.exit = fault_sweep_exit,
 	.test_cases = fault_sweep_cases,
+	.strict = true,
 };
 kunit_test_suite(fault_sweep_suite);

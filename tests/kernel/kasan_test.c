@@ -513,6 +513,7 @@ static struct kunit_suite kasan_suite = {
 	.name = "kasan",
 	.init = kasan_test_init,
 	.test_cases = kasan_cases,
+	.strict = true,
 };
 
 kunit_test_suite(kasan_suite);

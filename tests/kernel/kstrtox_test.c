@@ -160,5 +160,6 @@ static struct kunit_case kstrtox_cases[] = {
 static struct kunit_suite kstrtox_suite = {
 	.name = "kstrtox",
 	.test_cases = kstrtox_cases,
+	.strict = true,
 };
 kunit_test_suite(kstrtox_suite);

@@ -73,5 +73,6 @@ static struct kunit_case kunit_resource_cases[] = {
 static struct kunit_suite kunit_resource_suite = {
 	.name = "kunit_resource",
 	.test_cases = kunit_resource_cases,
+	.strict = true,
 };
 kunit_test_suite(kunit_resource_suite);

@@ -272,5 +272,6 @@ static struct kunit_suite kvdemo_suite = {
 	.name = "kvdemo",
 	.suite_exit = kvdemo_suite_exit,
 	.test_cases = kvdemo_cases,
+	.strict = true,
 };
 kunit_test_suite(kvdemo_suite);

@@ -1041,5 +1041,6 @@ static struct kunit_suite kvmalloc_suite = {
 	.init = kvmalloc_test_init,
 	.exit = kvmalloc_test_exit,
 	.test_cases = kvmalloc_cases,
+	.strict = true,
 };
 kunit_test_suite(kvmalloc_suite);

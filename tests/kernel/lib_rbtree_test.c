@@ -220,5 +220,6 @@ static struct kunit_suite lib_rbtree_suite = {
 	.name = "lib_rbtree",
 	.init = rbtree_test_init,
 	.test_cases = lib_rbtree_cases,
+	.strict = true,
 };
 kunit_test_suite(lib_rbtree_suite);

@@ -86,5 +86,6 @@ static struct kunit_case lib_cases[] = {
 static struct kunit_suite lib_suite = {
 	.name = "lib",
 	.test_cases = lib_cases,
+	.strict = true,
 };
 kunit_test_suite(lib_suite);

@@ -117,5 +117,6 @@ static struct kunit_case mm_debug_cases[] = {
 static struct kunit_suite mm_debug_suite = {
 	.name = "mm_debug",
 	.test_cases = mm_debug_cases,
+	.strict = true,
 };
 kunit_test_suite(mm_debug_suite);

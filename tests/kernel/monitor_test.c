@@ -289,5 +289,6 @@ static struct kunit_case monitor_cases[] = {
 static struct kunit_suite monitor_suite = {
 	.name = "monitor",
 	.test_cases = monitor_cases,
+	.strict = true,
 };
 kunit_test_suite(monitor_suite);

@@ -288,5 +288,6 @@ static struct kunit_suite numa_slab_suite = {
 	.init = numa_slab_init,
 	.exit = numa_slab_exit,
 	.test_cases = numa_slab_cases,
+	.strict = true,
 };
 kunit_test_suite(numa_slab_suite);

@@ -522,5 +522,9 @@ static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(full_node_falls_back_to_the_nearest),
 	{}
 };
-static struct kunit_suite numa_suite = { .name = "numa", .test_cases = numa_cases };
+static struct kunit_suite numa_suite = {
+	.name = "numa",
+	.test_cases = numa_cases,
+	.strict = true,
+};
 kunit_test_suite(numa_suite);

@@ -166,5 +166,9 @@ static struct kunit_case oops_cases[] = {
 	KUNIT_CASE(dump_stack_shows_each_caller_once),
 	{}
 };
-static struct kunit_suite oops_suite = { .name = "oops", .test_cases = oops_cases };
+static struct kunit_suite oops_suite = {
+	.name = "oops",
+	.test_cases = oops_cases,
+	.strict = true,
+};
 kunit_test_suite(oops_suite);

@@ -368,5 +368,6 @@ static struct kunit_suite page_alloc_misuse_suite = {
 	.init = misuse_init,
 	.exit = misuse_exit,
 	.test_cases = page_alloc_misuse_cases,
+	.strict = true,
 };
 kunit_test_suite(page_alloc_misuse_suite);

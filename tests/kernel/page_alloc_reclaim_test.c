@@ -543,5 +543,6 @@ static struct kunit_suite page_alloc_reclaim_suite = {
 	.init = reclaim_init,
 	.exit = reclaim_exit,
 	.test_cases = page_alloc_reclaim_cases,
+	.strict = true,
 };
 kunit_test_suite(page_alloc_reclaim_suite);

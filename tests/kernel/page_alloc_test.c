@@ -778,5 +778,6 @@ static struct kunit_suite page_alloc_suite = {
 	.init = pa_init,
 	.exit = pa_exit,
 	.test_cases = page_alloc_cases,
+	.strict = true,
 };
 kunit_test_suite(page_alloc_suite);

@@ -129,5 +129,6 @@ static struct kunit_case percpu_cases[] = {
 static struct kunit_suite percpu_suite = {
 	.name = "percpu",
 	.test_cases = percpu_cases,
+	.strict = true,
 };
 kunit_test_suite(percpu_suite);

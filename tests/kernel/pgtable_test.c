@@ -205,5 +205,6 @@ static struct kunit_suite pgtable_suite = {
 	.init = pgtable_test_init,
 	.exit = pgtable_test_exit,
 	.test_cases = pgtable_cases,
+	.strict = true,
 };
 kunit_test_suite(pgtable_suite);

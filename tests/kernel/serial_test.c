@@ -38,5 +38,9 @@ static struct kunit_case serial_cases[] = {
 	KUNIT_CASE(serial_round_trip),
 	{}
 };
-static struct kunit_suite serial_suite = { .name = "serial", .test_cases = serial_cases };
+static struct kunit_suite serial_suite = {
+	.name = "serial",
+	.test_cases = serial_cases,
+	.strict = true,
+};
 kunit_test_suite(serial_suite);

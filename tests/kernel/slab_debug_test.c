@@ -716,5 +716,6 @@ static struct kunit_suite slab_debug_suite = {
 	.test_cases = slab_debug_cases,
 	.keeps_memory = "the slabs it corrupts on purpose are taken out of service, every object "
 			"marked used, as SLUB does; so its own caches cannot be destroyed",
+	.strict = true,
 };
 kunit_test_suite(slab_debug_suite);

@@ -304,5 +304,6 @@ static struct kunit_suite slab_misuse_suite = {
 	.name = "slab_misuse",
 	.init = misuse_init,
 	.test_cases = slab_misuse_cases,
+	.strict = true,
 };
 kunit_test_suite(slab_misuse_suite);

@@ -229,5 +229,6 @@ static struct kunit_suite slab_sheaves_suite = {
 	.init = sheaves_init,
 	.exit = sheaves_exit,
 	.test_cases = slab_sheaves_cases,
+	.strict = true,
 };
 kunit_test_suite(slab_sheaves_suite);

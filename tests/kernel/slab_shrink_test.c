@@ -197,5 +197,6 @@ static struct kunit_suite slab_shrink_suite = {
 	.init = shrink_init,
 	.exit = shrink_exit,
 	.test_cases = slab_shrink_cases,
+	.strict = true,
 };
 kunit_test_suite(slab_shrink_suite);

@@ -324,5 +324,6 @@ static struct kunit_suite slab_suite = {
 	.name = "slab",
 	.init = slab_test_init,
 	.test_cases = slab_cases,
+	.strict = true,
 };
 kunit_test_suite(slab_suite);

@@ -331,5 +331,6 @@ static struct kunit_suite smp_kvmalloc_suite = {
 	.name = "smp_kvmalloc",
 	.exit = smp_kvmalloc_exit,
 	.test_cases = smp_kvmalloc_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_kvmalloc_suite);

@@ -339,5 +339,6 @@ static struct kunit_suite smp_oom_suite = {
 	.init = smp_oom_init,
 	.exit = smp_oom_exit,
 	.test_cases = smp_oom_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_oom_suite);

@@ -165,5 +165,6 @@ static struct kunit_case smp_page_alloc_cases[] = {
 static struct kunit_suite smp_page_alloc_suite = {
 	.name = "smp_page_alloc",
 	.test_cases = smp_page_alloc_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_page_alloc_suite);

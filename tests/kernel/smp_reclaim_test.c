@@ -74,5 +74,9 @@ static struct kunit_case smp_reclaim_cases[] = {
 	KUNIT_CASE(shrinker_waiting_for_cpus_while_another_reclaims),
 	{}
 };
-static struct kunit_suite smp_reclaim_suite = { .name = "smp_reclaim", .test_cases = smp_reclaim_cases };
+static struct kunit_suite smp_reclaim_suite = {
+	.name = "smp_reclaim",
+	.test_cases = smp_reclaim_cases,
+	.strict = true,
+};
 kunit_test_suite(smp_reclaim_suite);

@@ -501,5 +501,6 @@ static struct kunit_suite smp_slab_suite = {
 	.init = smp_slab_init,
 	.exit = smp_slab_exit,
 	.test_cases = smp_slab_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_slab_suite);

@@ -131,5 +131,6 @@ static struct kunit_case smp_spinlock_cases[] = {
 static struct kunit_suite smp_spinlock_suite = {
 	.name = "smp_spinlock",
 	.test_cases = smp_spinlock_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_spinlock_suite);

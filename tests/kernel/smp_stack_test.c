@@ -84,5 +84,9 @@ static struct kunit_case smp_stack_cases[] = {
 	KUNIT_CASE(a_cpu_that_never_answers_is_left_out),
 	{}
 };
-static struct kunit_suite smp_stack_suite = { .name = "smp_stack", .test_cases = smp_stack_cases };
+static struct kunit_suite smp_stack_suite = {
+	.name = "smp_stack",
+	.test_cases = smp_stack_cases,
+	.strict = true,
+};
 kunit_test_suite(smp_stack_suite);

@@ -443,5 +443,6 @@ static struct kunit_case smp_cases[] = {
 static struct kunit_suite smp_suite = {
 	.name = "smp",
 	.test_cases = smp_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_suite);

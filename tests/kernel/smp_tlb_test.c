@@ -204,5 +204,6 @@ static struct kunit_case smp_tlb_cases[] = {
 static struct kunit_suite smp_tlb_suite = {
 	.name = "smp_tlb",
 	.test_cases = smp_tlb_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_tlb_suite);

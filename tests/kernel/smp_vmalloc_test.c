@@ -708,5 +708,6 @@ static struct kunit_suite smp_vmalloc_suite = {
 	.init = smp_vmalloc_init,
 	.exit = smp_vmalloc_exit,
 	.test_cases = smp_vmalloc_cases,
+	.strict = true,
 };
 kunit_test_suite(smp_vmalloc_suite);

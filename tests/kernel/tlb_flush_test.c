@@ -65,5 +65,6 @@ static struct kunit_case tlb_flush_cases[] = {
 static struct kunit_suite tlb_flush_suite = {
 	.name = "tlb_flush",
 	.test_cases = tlb_flush_cases,
+	.strict = true,
 };
 kunit_test_suite(tlb_flush_suite);

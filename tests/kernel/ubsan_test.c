@@ -157,5 +157,6 @@ static struct kunit_suite ubsan_suite = {
 	.name = "ubsan",
 	.init = ubsan_init,
 	.test_cases = ubsan_cases,
+	.strict = true,
 };
 kunit_test_suite(ubsan_suite);

@@ -91,5 +91,6 @@ static struct kunit_case vmalloc_oops_cases[] = {
 static struct kunit_suite vmalloc_oops_suite = {
 	.name = "vmalloc_oops",
 	.test_cases = vmalloc_oops_cases,
+	.strict = true,
 };
 kunit_test_suite(vmalloc_oops_suite);

@@ -1097,5 +1097,6 @@ static struct kunit_suite vmalloc_suite = {
 	.init = vmalloc_test_init,
 	.exit = vmalloc_test_exit,
 	.test_cases = vmalloc_cases,
+	.strict = true,
 };
 kunit_test_suite(vmalloc_suite);

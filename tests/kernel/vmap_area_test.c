@@ -212,5 +212,6 @@ static struct kunit_suite vmap_area_suite = {
 	.name = "vmap_area",
 	.init = vmap_area_test_init,
 	.test_cases = vmap_area_cases,
+	.strict = true,
 };
 kunit_test_suite(vmap_area_suite);

@@ -13,7 +13,7 @@ void kunit_reports_start(void);
 void kunit_reports_stop(void);
 void kunit_reports_case_begin(struct kunit *test);
 void kunit_reports_case_end(struct kunit *test);
-bool kunit_reports_outside(const char *suite);
+bool kunit_reports_outside(const struct kunit_suite *suite);
 
 /* accounting.c */
 void kunit_accounting_start(void);

@@ -258,6 +258,7 @@ static void run_one(struct kunit_suite *suite, struct kunit_case *c, struct kuni
 	unsigned long flags = read_flags();
 
 	test->abort_env = &env;
+	test->strict = suite->strict;
 	current_test = test;
 	kunit_reports_case_begin(test);
 	set_oops_catcher(catch_oops);
@@ -417,7 +418,7 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, struct kunit_t
 	if (suite->suite_exit && !init_err)
 		suite->suite_exit(suite);
 	suite_ok = kunit_accounting_check(suite);
-	suite_ok &= !kunit_reports_outside(suite->name);
+	suite_ok &= !kunit_reports_outside(suite);
 	printk("# %s: pass:%u fail:%u skip:%u total:%u\n", suite->name,
 	       mine.passed, mine.failed, mine.skipped, ncases);
 	suite_ok &= !mine.failed && !init_err;

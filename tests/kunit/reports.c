@@ -24,10 +24,18 @@
  * of such reports is fine, and at least one must come.  When the case ends,
  * each undeclared report (the first KUNIT_REPORTS_KEPT of them, by their
  * first line) and each declared one that never came is printed as a
- * diagnostic, and the case fails.  Reports while no case runs (during boot,
- * in a suite's suite_init() or suite_exit(), in the accounting between
- * suites) are printed as "report outside any case" lines, which fail the
- * suite or the run.
+ * diagnostic.  Reports while no case runs (during boot, in a suite's
+ * suite_init() or suite_exit(), in the accounting between suites) are
+ * printed as "report outside any case" lines.
+ *
+ * Who fails for them: a suite that says .strict (every suite of this
+ * repository) fails the case, or the suite, for any of them.  A suite
+ * written as for Linux, without .strict, fails only for what fails a
+ * Linux KUnit test too: a KASAN report, UBSAN, an oops; the allocators'
+ * reports of a misuse (DESIGN.md: reported in one line, and the kernel
+ * goes on) are then diagnostics, so a suite that double-frees on purpose
+ * to see the kernel survive passes, as it would on Linux.  Boot's reports
+ * fail the run whatever the suites say.
  */
 #include "kunit/internal.h"
 #include "kernel/printk.h"
@@ -37,12 +45,19 @@
 static struct kunit *report_case;
 static struct {
 	unsigned int nr;
+	unsigned int nr_fatal;
 	char first[KUNIT_REPORT_LINE];
 } outside;
 
 /* The probe's state: it sees messages, which may end mid-line. */
 static bool at_line_start = true;
 static bool oops_begun;		/* the next "[#N] SMP" line belongs to this oops */
+
+/*
+ * What fails a Linux KUnit test as well, and so fails any case here,
+ * .strict or not (with the oopses below).
+ */
+static const char *const fatal_starts[] = { "BUG: KASAN:", "UBSAN:" };
 
 static const char *const report_starts[] = {
 	"WARNING:", "BUG:", "BUG ", "kernel BUG at", "UBSAN:", "FAULT_INJECTION:",
@@ -82,7 +97,9 @@ static bool is_oops_header(const char *line, size_t len)
 	return true;
 }
 
-static bool starts_report(const char *line, size_t len)
+enum report_kind { NOT_A_REPORT, REPORT, FATAL_REPORT };
+
+static enum report_kind report_kind(const char *line, size_t len)
 {
 	if (starts_with(line, len, "kmem: "))
 		line += 6, len -= 6;
@@ -92,19 +109,23 @@ static bool starts_report(const char *line, size_t len)
 		bool part_of_one = oops_begun;
 
 		oops_begun = false;
-		return !part_of_one;
+		return part_of_one ? NOT_A_REPORT : FATAL_REPORT;
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(oops_starts); i++) {
 		if (starts_with(line, len, oops_starts[i])) {
 			oops_begun = true;
-			return true;
+			return FATAL_REPORT;
 		}
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(fatal_starts); i++) {
+		if (starts_with(line, len, fatal_starts[i]))
+			return FATAL_REPORT;
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(report_starts); i++) {
 		if (starts_with(line, len, report_starts[i]))
-			return true;
+			return REPORT;
 	}
-	return false;
+	return NOT_A_REPORT;
 }
 
 static bool declared(struct kunit *test, const char *line)
@@ -121,7 +142,7 @@ static bool declared(struct kunit *test, const char *line)
 	return found;
 }
 
-static void record(const char *text, size_t len)
+static void record(const char *text, size_t len, enum report_kind kind)
 {
 	struct kunit *test = READ_ONCE(report_case);
 	char line[KUNIT_REPORT_LINE];
@@ -132,6 +153,7 @@ static void record(const char *text, size_t len)
 	if (!test) {
 		if (!outside.nr++)
 			strscpy(outside.first, line, sizeof(outside.first));
+		outside.nr_fatal += kind == FATAL_REPORT;
 		return;
 	}
 	if (declared(test, line))
@@ -139,6 +161,7 @@ static void record(const char *text, size_t len)
 	if (test->nr_undeclared < KUNIT_REPORTS_KEPT)
 		strscpy(test->undeclared[test->nr_undeclared], line, KUNIT_REPORT_LINE);
 	test->nr_undeclared++;
+	test->nr_fatal += kind == FATAL_REPORT;
 }
 
 /* The console probe: called with printk's lock held, so one at a time. */
@@ -151,8 +174,10 @@ static void report_probe(void *data, const char *text, size_t len)
 		const char *nl = memchr(text, '\n', end - text);
 		size_t n = (nl ? nl : end) - text;
 
-		if (at_line_start && starts_report(text, n))
-			record(text, n);
+		enum report_kind kind = at_line_start ? report_kind(text, n) : NOT_A_REPORT;
+
+		if (kind != NOT_A_REPORT)
+			record(text, n, kind);
 		at_line_start = nl;
 		text = nl ? nl + 1 : end;
 	}
@@ -227,7 +252,8 @@ void kunit_reports_case_begin(struct kunit *test)
  *
  * Prints each undeclared report's first line, and each declared report
  * that did not come (unless the case was skipped: a skipped case may stop
- * before provoking anything).
+ * before provoking anything).  Undeclared reports fail a .strict suite's
+ * case; in another suite only a KASAN, UBSAN or oops report does.
  */
 void kunit_reports_case_end(struct kunit *test)
 {
@@ -237,8 +263,11 @@ void kunit_reports_case_end(struct kunit *test)
 	if (test->nr_undeclared > KUNIT_REPORTS_KEPT)
 		printk("    # %s: and %u more undeclared reports\n", test->name,
 		       test->nr_undeclared - KUNIT_REPORTS_KEPT);
-	if (test->nr_undeclared)
+	if (test->nr_fatal || (test->nr_undeclared && test->strict))
 		test->status = KUNIT_FAILURE;
+	else if (test->nr_undeclared)
+		printk("    # %s: note: not failed for them, the suite is not .strict "
+		       "(tests/kunit/test.h)\n", test->name);
 	if (test->status == KUNIT_SKIPPED)
 		return;
 	for (unsigned int i = 0; i < test->nr_expected; i++) {
@@ -254,21 +283,27 @@ void kunit_reports_case_end(struct kunit *test)
  * kunit_reports_outside - print the reports made while no case ran, and forget them
  * @suite: the suite they belong to, or NULL for none (boot, after the tests)
  *
- * Return: true if there were any (the suite, or the run, has failed).
+ * Return: true if they fail the suite (it is .strict, or one was a KASAN,
+ * UBSAN or oops report) or the run (@suite is NULL).
  */
-bool kunit_reports_outside(const char *suite)
+bool kunit_reports_outside(const struct kunit_suite *suite)
 {
 	unsigned int nr = READ_ONCE(outside.nr);
+	bool fail = !suite || suite->strict || outside.nr_fatal;
 
 	if (!nr)
 		return false;
-	if (suite)
-		printk("    # %s: report outside any case: %s", suite, outside.first);
-	else
+	if (!suite)
 		printk("# kunit: report outside any case: %s", outside.first);
+	else if (fail)
+		printk("    # %s: report outside any case: %s", suite->name, outside.first);
+	else
+		printk("    # %s: note: report outside any case, not failed (the suite is not "
+		       ".strict): %s", suite->name, outside.first);
 	if (nr > 1)
 		printk(KERN_CONT " (and %u more)", nr - 1);
 	printk(KERN_CONT "\n");
 	outside.nr = 0;
-	return true;
+	outside.nr_fatal = 0;
+	return fail;
 }

@@ -25,7 +25,10 @@
  * kunit_skip()) end the case at once.  A case that oopses is caught: the
  * oops is printed, the case fails, the next case runs.
  *
- * Two checks run around every case and suite without being asked for:
+ * Two checks run around every case and suite without being asked for.
+ * In a suite that says .strict = true (every suite in this repository)
+ * they fail it; in one written as for Linux they are diagnostics, and only
+ * what fails a Linux KUnit test fails it (an oops, KASAN, UBSAN):
  *   - a case fails if the kernel printed a report (WARNING, BUG, Oops, page
  *     allocation failure, vmalloc error, OOM killer, UBSAN, fault
  *     injection) that it did not declare with kunit_expect_report(), or if
@@ -72,6 +75,7 @@ struct kunit_suite {
 	void (*exit)(struct kunit *test);
 	struct kunit_case *test_cases;
 	const char *keeps_memory;	/* why the suite leaves memory behind on purpose */
+	bool strict;			/* undeclared reports and leaks fail it (above) */
 };
 
 /* A report a case said would come, and how many times it came. */
@@ -93,6 +97,8 @@ struct kunit {
 	struct kunit_expected_report expected[KUNIT_MAX_EXPECTED_REPORTS];
 	unsigned int nr_expected;
 	unsigned int nr_undeclared;
+	unsigned int nr_fatal;		/* of them, KASAN, UBSAN or oops reports */
+	bool strict;			/* the suite's .strict */
 	char undeclared[KUNIT_REPORTS_KEPT][KUNIT_REPORT_LINE];
 };
 

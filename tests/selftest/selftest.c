@@ -215,13 +215,18 @@ static struct kunit_case leak_cases[] = {
 	KUNIT_CASE(leaks_on_purpose),
 	{}
 };
-static struct kunit_suite leak_suite = { .name = "selftest_leak", .test_cases = leak_cases };
+static struct kunit_suite leak_suite = {
+	.name = "selftest_leak",
+	.test_cases = leak_cases,
+	.strict = true,
+};
 
 /* The same, said: the suite passes and the runner shows no leak. */
 static struct kunit_suite leak_kept_suite = {
 	.name = "selftest_leak_kept",
 	.test_cases = leak_cases,
 	.keeps_memory = "selftest: kept on purpose",
+	.strict = true,
 };
 
 static void undeclared_warning(struct kunit *test)
@@ -273,8 +278,44 @@ static struct kunit_suite report_suite = {
 	.name = "selftest_report",
 	.suite_exit = report_after_the_cases,
 	.test_cases = report_cases,
+	.strict = true,
+};
+
+/*
+ * A suite written as for Linux (no .strict): a misuse the kernel reports
+ * and survives, a WARNING, and memory left behind do not fail it; they
+ * are printed.  (selftest_kasan, not .strict either, shows that a KASAN
+ * report still fails its case, as on Linux.)
+ */
+static void double_free_survived(struct kunit *test)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kfree(p);
+	kfree(p);
+	p = kmalloc(64, GFP_KERNEL);
+	KUNIT_EXPECT_NOT_NULL(test, p);
+	kfree(p);
+}
+
+static void leaves_a_page(struct kunit *test)
+{
+	KUNIT_EXPECT_NOT_NULL(test, alloc_pages(GFP_KERNEL, 0));
+}
+
+static struct kunit_case linux_style_cases[] = {
+	KUNIT_CASE(double_free_survived),
+	KUNIT_CASE(undeclared_warning),
+	KUNIT_CASE(leaves_a_page),
+	{}
+};
+static struct kunit_suite linux_style_suite = {
+	.name = "selftest_linux_style",
+	.suite_exit = report_after_the_cases,
+	.test_cases = linux_style_cases,
 };
 
 kunit_test_suites(&expect_suite, &fault_suite, &hang_suite, &triple_suite, &panic_suite,
 		  &ap_oops_suite, &panic_printing_suite, &spin_recursion_suite, &kasan_suite,
-		  &pass_suite, &leak_suite, &leak_kept_suite, &report_suite);
+		  &pass_suite, &leak_suite, &leak_kept_suite, &report_suite, &linux_style_suite);
