@@ -79,11 +79,40 @@ static void vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
 	}
 }
 
-/* Struct pages for whole 16 MiB sections that hold RAM. */
+/*
+ * The sections below max_pfn without RAM (the PC's hole below 4 GiB, gaps
+ * between nodes) read as zeroed struct pages: each page of their part of
+ * vmemmap maps the same zeroed page, read-only.  A zeroed struct page is
+ * no slab and no block, so kfree() of an address in a hole needs no
+ * pfn_valid() on its fast path to be told apart (mm/internal.h,
+ * virt_to_slab_checked()); a write to one would fault.  A few page tables
+ * are the whole cost: 16 KiB for a 1 GiB hole.
+ */
+static void vmemmap_back_holes(void)
+{
+	const unsigned long section = 1UL << PFN_SECTION_SHIFT;
+	phys_addr_t zeroed = 0;
+
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn += section) {
+		unsigned long start = (unsigned long)pfn_to_page(pfn);
+		unsigned long end = (unsigned long)pfn_to_page(pfn + section);
+
+		if (pfn_valid(pfn))
+			continue;
+		if (!zeroed)
+			zeroed = memblock_table_page(GFP_KERNEL);	/* zeroed by memblock */
+		for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+			if (!zeroed || map_kernel_page(va, zeroed, PAGE_KERNEL_RO, GFP_KERNEL))
+				panic("mm: no memory for the struct page array");
+		}
+	}
+}
+
+/* Struct pages for whole 16 MiB sections that hold RAM; zeroed ones for holes. */
 static void sparse_init(void)
 {
 	const struct memblock_region *r;
-	const unsigned long section = 1UL << 12;
+	const unsigned long section = 1UL << PFN_SECTION_SHIFT;
 
 	for_each_memblock(memory, r) {
 		unsigned long start = ALIGN_DOWN(r->base >> PAGE_SHIFT, section);
@@ -92,6 +121,7 @@ static void sparse_init(void)
 		sparse_mark_present(start, end);
 		vmemmap_populate(start, end);
 	}
+	vmemmap_back_holes();
 }
 
 /**

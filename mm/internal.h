@@ -168,6 +168,8 @@ struct kmem_cache {
 	unsigned int objects;		/* per slab of that order */
 	unsigned int min_order;		/* of a slab made under pressure: one object fits */
 	unsigned long reciprocal_size;	/* 2^44 / size, rounded up: slot index by multiply */
+	unsigned long start_mult;	/* size = odd << start_shift; this is odd's inverse */
+	unsigned int start_shift;	/* ... mod 2^64: object_in_slab() */
 	unsigned int sheaf_capacity;
 	unsigned long random;		/* freelist hardening secret */
 #if CONFIG_KASAN
@@ -223,20 +225,33 @@ static inline unsigned long obj_to_index(const struct kmem_cache *s, const struc
 	return (off * s->reciprocal_size) >> SLAB_RECIPROCAL_SHIFT;
 }
 
-/* Is @p the start of an object of @slab?  (No division: kfree() asks it every time.) */
+/*
+ * Is @p the start of an object of @slab?  kfree() asks it every time, so
+ * not by dividing but by one multiply and one rotate (the test of
+ * divisibility in Granlund and Montgomery, "Division by invariant integers
+ * using multiplication", 1994, section 9): with size = odd * 2^k and M the
+ * inverse of odd modulo 2^64, an offset i * size times M is i * 2^k, which
+ * rotated right by k is i; any other offset comes out at least 2^64 / size,
+ * far beyond the slab's object count.  So one compare checks both that
+ * @p is at a slot's start and that the slot is in the slab.
+ */
 static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab,
 					   const void *p)
 {
 	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
-	unsigned long idx = obj_to_index(s, slab, p);
+	unsigned long x = off * s->start_mult;
+	unsigned int k = s->start_shift;
 
-	return idx < slab->objects && idx * s->size == off;
+	return ((x >> k) | (x << ((64 - k) & 63))) < slab->objects;
 }
 
 /*
  * The first page of the block @obj is in, or NULL if @obj is not an
- * address in the direct map of RAM (so not from kmalloc()).  Inline:
- * kfree() asks it on every call.
+ * address of the direct map below max_pfn (so not from kmalloc()).  In a
+ * hole without RAM below max_pfn, the struct page is a zeroed one, no slab
+ * and no block (mm/init.c, vmemmap_back_holes()): callers that find no
+ * PageSlab() there ask pfn_valid() on their slow path.  Inline: kfree()
+ * asks it on every call.
  */
 static __always_inline struct page *virt_to_slab_checked(const void *obj)
 {
@@ -246,7 +261,7 @@ static __always_inline struct page *virt_to_slab_checked(const void *obj)
 	 */
 	unsigned long pfn = ((unsigned long)obj - PAGE_OFFSET) >> PAGE_SHIFT;
 
-	if (unlikely(!pfn_valid(pfn)))	/* also false below PAGE_OFFSET: pfn wraps huge */
+	if (unlikely(pfn >= max_pfn))	/* also below PAGE_OFFSET: pfn wraps huge */
 		return NULL;
 	return compound_head(pfn_to_page(pfn));
 	/* END LAB */

@@ -15,9 +15,12 @@
  *
  * Which page frames have a struct page at all is recorded per "section" of
  * 16 MiB (PFN_SECTION_SHIFT): a section with any RAM in it has struct pages
- * for all its frames, a section without RAM has none (its part of vmemmap
- * is not even mapped).  pfn_valid() is one bit test.  This is Linux's
- * SPARSEMEM_VMEMMAP model, with small sections.
+ * for all its frames, a section without RAM has none.  pfn_valid() is one
+ * bit test.  This is Linux's SPARSEMEM_VMEMMAP model, with small sections.
+ * Below max_pfn, a section without RAM still reads as struct pages: its
+ * part of vmemmap maps one zeroed page, read-only (mm/init.c), so kfree()
+ * can look at the struct page of any address below max_pfn before it asks
+ * pfn_valid(): a zeroed struct page is nobody's slab.
  *
  * This file is shared with the host tests; mm/init.c does the kernel-only
  * part (page tables, mapping vmemmap) before calling mm_core_init().

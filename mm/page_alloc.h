@@ -143,9 +143,17 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 	return vmemmap + pfn;
 }
 
+/*
+ * A struct page's distance from vmemmap, in bytes, times PAGE_SIZE /
+ * sizeof(struct page) is its frame's address: one shift (page_to_pfn()
+ * then << PAGE_SHIFT would be two, the compiler cannot know the low bits
+ * are zero).  kfree() computes it on every call.
+ */
 static inline void *page_address(const struct page *page)
 {
-	return __va((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT);
+	BUILD_BUG_ON(PAGE_SIZE % sizeof(struct page));
+	return __va(((unsigned long)page - (unsigned long)vmemmap) *
+		    (PAGE_SIZE / sizeof(struct page)));
 }
 
 static inline struct page *virt_to_page(const void *addr)

@@ -166,7 +166,7 @@ struct page *kmalloc_obj_slab(const void *obj, void *caller)
  */
 void kfree_not_slab(const void *obj, struct page *page, void *caller)
 {
-	if (!page) {
+	if (!page || !pfn_valid(page_to_pfn(page))) {
 		bad_kfree(obj, caller, "not an address in the direct map (not from kmalloc)");
 	} else if (!page_test(page, PG_large_kmalloc)) {
 		bad_kfree(obj, caller, PageBuddy(page) || page_test(page, PG_pcp) ?

@@ -188,7 +188,7 @@ static void describe_address(unsigned long addr)
 	unsigned long start, size, bottom, top;
 	const char *name;
 
-	if (page) {
+	if (page && pfn_valid(page_to_pfn(page))) {
 		struct page *own = virt_to_page((void *)addr);
 
 		if (PageSlab(page))

@@ -23,6 +23,7 @@
 unsigned long host_phys_base;
 void *host_vmemmap_base;
 unsigned int host_cpu;
+unsigned long host_this_cpu_off;
 unsigned int host_nr_cpus = 1;
 unsigned long host_irqs_off;
 unsigned int host_in_interrupt;
@@ -83,15 +84,20 @@ static void host_reserve_space(void)
 	host_vmemmap_base = map;
 }
 
-static void host_back(void *start, void *end)
+static void host_protect(void *start, void *end, int prot)
 {
 	unsigned long s = ALIGN_DOWN((unsigned long)start, PAGE_SIZE);
 	unsigned long e = ALIGN((unsigned long)end, PAGE_SIZE);
 
-	if (mprotect((void *)s, e - s, PROT_READ | PROT_WRITE)) {
+	if (mprotect((void *)s, e - s, prot)) {
 		perror("mm_host: mprotect");
 		abort();
 	}
+}
+
+static void host_back(void *start, void *end)
+{
+	host_protect(start, end, PROT_READ | PROT_WRITE);
 }
 
 bool host_pfn_is_ram(unsigned long pfn)
@@ -198,12 +204,17 @@ void host_machine_init(const struct host_range *ram, int nr_ram,
 		sparse_mark_present(start, end);
 		host_back(pfn_to_page(start), pfn_to_page(end));
 	}
+	/* ... and holes below max_pfn read as zeroed struct pages (vmemmap_back_holes()) */
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn += SECTION_PAGES) {
+		if (!pfn_valid(pfn))
+			host_protect(pfn_to_page(pfn), pfn_to_page(pfn + SECTION_PAGES), PROT_READ);
+	}
 
-	host_cpu = 0;
 	host_nr_cpus = nr_cpus;
 	host_irqs_off = 0;
 	host_in_interrupt = 0;
 	host_percpu_reset();
+	host_set_cpu(0);
 	random_state = 0;
 	set_page_poisoning(false);
 	host_apply_distances();
@@ -268,6 +279,7 @@ static void host_percpu_setup(void)
 		memset(area + percpu_static_size(), 0, PERCPU_DYNAMIC_SIZE);
 	}
 	host_percpu_reset();
+	host_set_cpu(0);
 }
 
 /**
@@ -287,9 +299,9 @@ bool schedule_work_on(int cpu, struct work_struct *work)
 {
 	unsigned int self = host_cpu;
 
-	host_cpu = (unsigned int)cpu;
+	host_set_cpu((unsigned int)cpu);
 	work->func(work);
-	host_cpu = self;
+	host_set_cpu(self);
 	return true;
 }
 
@@ -299,10 +311,10 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait)
 
 	(void)wait;
 	for (unsigned int cpu = 0; cpu < host_nr_cpus; cpu++) {
-		host_cpu = cpu;
+		host_set_cpu(cpu);
 		func(info);
 	}
-	host_cpu = self;
+	host_set_cpu(self);
 }
 
 /*

@@ -71,7 +71,8 @@ static inline phys_addr_t __pa(const void *virt)
 
 /* ---------------------------------------------------------------- CPUs */
 
-extern unsigned int host_cpu;		/* the "current CPU" */
+extern unsigned int host_cpu;		/* the "current CPU": host_set_cpu() */
+extern unsigned long host_this_cpu_off;	/* its __per_cpu_offset[], as the kernel's %gs */
 extern unsigned int host_nr_cpus;	/* online CPUs: 0..host_nr_cpus-1 */
 extern unsigned long host_irqs_off;	/* nonzero between local_irq_save/restore */
 
@@ -140,7 +141,7 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 
 #define per_cpu_ptr(ptr, cpu)						\
 	((__typeof__(ptr))((unsigned long)(ptr) + __per_cpu_offset[cpu]))
-#define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, host_cpu)
+#define this_cpu_ptr(ptr)	((__typeof__(ptr))((unsigned long)(ptr) + host_this_cpu_off))
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 #define this_cpu_read(var)	(*this_cpu_ptr(&(var)))
 #define this_cpu_write(var, val)	(*this_cpu_ptr(&(var)) = (val))
@@ -307,6 +308,7 @@ void host_percpu_reset(void);
 static inline void host_set_cpu(unsigned int cpu)
 {
 	host_cpu = cpu;
+	host_this_cpu_off = __per_cpu_offset[cpu];
 }
 
 /* ---------------------------------------------------------------- messages */

@@ -938,6 +938,48 @@ SLAB_TEST(bad_pointers_are_reported_once_and_ignored_with_debugging, "")
 	check_invalid_pointers();
 }
 
+/*
+ * object_in_slab() (a multiply and a rotate, mm/internal.h) against the
+ * plain definition, at every byte of a slab, for every slot size from 8 B
+ * to 8 KiB in steps of 8 (odd multiples of every power of two) and with
+ * the left redzone and tracks of slab debugging.
+ */
+static void check_object_starts(const char *debug)
+{
+	slab_machine_default(debug);
+	for (unsigned int size = 8; size <= 8192; size += 8) {
+		struct kmem_cache *s = kmem_cache_create("test_starts", size, 0, 0, NULL);
+		struct page *slab;
+		void *obj;
+		unsigned long bytes, wrong = 0;
+
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		obj = kmem_cache_alloc(s, GFP_KERNEL);
+		slab = virt_to_slab_checked(obj);
+		bytes = PAGE_SIZE << slab_order(s, slab);
+		for (unsigned long off = 0; off < bytes; off++) {
+			unsigned long in = off - s->red_left_pad;
+			bool start = off >= s->red_left_pad && in % s->size == 0 &&
+				     in / s->size < slab->objects;
+
+			wrong += object_in_slab(s, slab, (char *)slab_address(slab) + off) != start;
+		}
+		CHECK(wrong == 0);
+		kmem_cache_free(s, obj);
+		kmem_cache_destroy(s);
+	}
+}
+
+HOST_TEST(object_starts_are_found_by_multiplying)
+{
+	host_printk_quiet = true;
+	check_object_starts("-");
+	check_object_starts("");
+	after_test();
+}
+
 SLAB_TEST(redzone_overwrites_are_reported_once_and_restored, "")
 {
 	struct kmem_cache *s = kmalloc_caches[7];	/* kmalloc-128 */

@@ -124,6 +124,41 @@ static void kfree_of_memory_kmalloc_never_gave(struct kunit *test)
 	expect_harmless(test, ARRAY_SIZE(b.ptrs));
 }
 
+/* The first frame of a 16 MiB section without RAM below max_pfn, or 0 if there is none. */
+static unsigned long first_hole_pfn(void)
+{
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn += 1UL << PFN_SECTION_SHIFT) {
+		if (!pfn_valid(pfn))
+			return pfn;
+	}
+	return 0;
+}
+
+/*
+ * A hole below max_pfn (the PC's below 4 GiB, with more than 3 GiB of RAM)
+ * has struct pages that read as zeroes (mm/init.c): kfree(), ksize() and
+ * kmem_cache_free() look at one there, and must still say "not in the
+ * direct map" and change nothing.
+ */
+static void kfree_of_an_address_in_a_hole(struct kunit *test)
+{
+	unsigned long pfn = first_hole_pfn();
+	void *p;
+
+	if (!pfn)
+		kunit_skip(test, "no hole without RAM below the last frame");
+	kunit_expect_report(test, "BUG: kfree of");
+	p = (char *)PAGE_OFFSET + (pfn << PAGE_SHIFT) + PAGE_SIZE + 64;
+	KUNIT_EXPECT_EQ(test, virt_to_page(p)->flags, 0UL);	/* a zeroed struct page */
+	kfree(p);
+	expect_one_report(test, p, "not an address in the direct map (not from kmalloc)");
+	KUNIT_EXPECT_EQ(test, ksize(p), 0UL);
+	expect_one_report(test, p, "not an address in the direct map (not from kmalloc)");
+	kmem_cache_free(kmalloc_caches[6], p);
+	expect_one_report(test, p, "not an address in the direct map (not from kmalloc)");
+	expect_harmless(test, 3);
+}
+
 static void kfree_inside_a_large_kmalloc(struct kunit *test)
 {
 	const size_t size = 3 * PAGE_SIZE + 100;	/* an order-2 block */
@@ -292,6 +327,7 @@ static void double_kfree_on_the_sheaf_path(struct kunit *test)
 
 static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kfree_of_memory_kmalloc_never_gave),
+	KUNIT_CASE(kfree_of_an_address_in_a_hole),
 	KUNIT_CASE(kfree_inside_a_large_kmalloc),
 	KUNIT_CASE(double_kfree_of_a_large_kmalloc),
 	KUNIT_CASE(ksize_and_krealloc_of_bad_pointers),
