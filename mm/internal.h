@@ -260,10 +260,14 @@ static __always_inline struct page *virt_to_slab_checked(const void *obj)
 	 * return NULL;
 	 */
 	unsigned long pfn = ((unsigned long)obj - PAGE_OFFSET) >> PAGE_SHIFT;
+	struct page *page;
 
 	if (unlikely(pfn >= max_pfn))	/* also below PAGE_OFFSET: pfn wraps huge */
 		return NULL;
-	return compound_head(pfn_to_page(pfn));
+	page = pfn_to_page(pfn);
+	if (likely(PageSlab(page)))	/* a slab's first page: most objects are there */
+		return page;
+	return compound_head(page);
 	/* END LAB */
 }
 
