@@ -31,6 +31,11 @@ struct kunit_totals {
 
 static struct kunit *current_test;
 
+struct kunit *kunit_get_current_test(void)
+{
+	return current_test;
+}
+
 static void print_failure_header(struct kunit *test, bool assertion, const char *file, int line)
 {
 	printk("    # %s: %s FAILED at %s:%d\n", test->name,

@@ -202,6 +202,9 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size, gfp
 /* The runner, for kmain: run the suites matching @glob ("suite*" or "suite.case"). */
 int kunit_run_all_tests(const char *glob);
 
+/** kunit_get_current_test - the case running now, or NULL (Linux's name) */
+struct kunit *kunit_get_current_test(void);
+
 /* Failure reporting behind the macros; not called directly. */
 void __kunit_fail(struct kunit *test, bool assertion, const char *file, int line,
 		  const char *what, const char *fmt, ...);
@@ -272,6 +275,8 @@ void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int 
 
 #define KUNIT_FAIL(test, ...)						\
 	__kunit_fail(test, false, __FILE__, __LINE__, NULL, __VA_ARGS__)
+#define KUNIT_ASSERT_FAILURE(test, ...)					\
+	__kunit_fail(test, true, __FILE__, __LINE__, NULL, __VA_ARGS__)
 #define KUNIT_SUCCEED(test)		do { (void)(test); } while (0)
 
 #define KUNIT_EXPECT_TRUE(test, c)		__KUNIT_BOOL(test, false, c, true)
