@@ -347,6 +347,12 @@ static void put_objects(struct kmem_cache *s, void **objs, unsigned int nr)
  * Fill @objs with up to @want objects from node @nid's slabs, making new
  * slabs as needed (with @gfp: this may reclaim, so interrupts must be on
  * unless @gfp cannot sleep).  Returns how many it got.
+ *
+ * NUMA_NO_NODE means this CPU's memory node, numa_mem_id(); so does a node
+ * without memory, unless __GFP_THISNODE insists on it (as Linux's SLUB,
+ * which ignores the node of an allocation when it has no memory).  So a
+ * memoryless node's kmem_cache_node and barn exist but stay empty: no slab
+ * is ever on that node, and no CPU uses that barn.
  */
 static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void **objs,
 				unsigned int want, void *caller)
@@ -354,8 +360,8 @@ static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void *
 	unsigned int got = 0;
 	unsigned long flags;
 
-	if (nid == NUMA_NO_NODE)
-		nid = numa_node_id();
+	if (nid == NUMA_NO_NODE || (!node_state(nid, N_MEMORY) && !(gfp & __GFP_THISNODE)))
+		nid = numa_mem_id();
 	while (got < want) {
 		struct kmem_cache_node *n = get_node(s, nid);
 		struct page *slab;
@@ -380,9 +386,10 @@ static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void *
 
 /* ---------------------------------------------------------------- barns */
 
+/* This CPU's barn: its memory node's (a memoryless node's barn is never used). */
 static struct node_barn *local_barn(struct kmem_cache *s)
 {
-	return &get_node(s, numa_node_id())->barn;
+	return &get_node(s, numa_mem_id())->barn;
 }
 
 static struct slab_sheaf *barn_take(struct node_barn *barn, bool full)
@@ -781,6 +788,7 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
  * kmem_cache_alloc_node - an object from cache @s, on node @node
  * @node: NUMA_NO_NODE for any (this CPU's sheaves first); else that node's
  *	  slabs, or another node's if it has none and @flags lacks __GFP_THISNODE
+ *	  (a node without memory is then this CPU's memory node, numa_mem_id())
  *
  * Return: the object, or NULL.
  */
