@@ -348,11 +348,13 @@ static void put_objects(struct kmem_cache *s, void **objs, unsigned int nr)
  * slabs as needed (with @gfp: this may reclaim, so interrupts must be on
  * unless @gfp cannot sleep).  Returns how many it got.
  *
- * NUMA_NO_NODE means this CPU's memory node, numa_mem_id(); so does a node
- * without memory, unless __GFP_THISNODE insists on it (as Linux's SLUB,
- * which ignores the node of an allocation when it has no memory).  So a
- * memoryless node's kmem_cache_node and barn exist but stay empty: no slab
- * is ever on that node, and no CPU uses that barn.
+ * NUMA_NO_NODE means this CPU's memory node, numa_mem_id().  A node
+ * without memory means the nearest node that has, the one the page
+ * allocator would give its pages from, unless __GFP_THISNODE insists on
+ * it (then nothing can be had).  Linux's SLUB takes numa_mem_id() there
+ * too, the same node for the node's own CPUs.  So a memoryless node's
+ * kmem_cache_node and barn exist but stay empty: no slab is ever on that
+ * node, and no CPU uses that barn.
  */
 static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void **objs,
 				unsigned int want, void *caller)
@@ -360,8 +362,10 @@ static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void *
 	unsigned int got = 0;
 	unsigned long flags;
 
-	if (nid == NUMA_NO_NODE || (!node_state(nid, N_MEMORY) && !(gfp & __GFP_THISNODE)))
+	if (nid == NUMA_NO_NODE)
 		nid = numa_mem_id();
+	else if (!node_state(nid, N_MEMORY) && !(gfp & __GFP_THISNODE))
+		nid = local_memory_node(nid);
 	while (got < want) {
 		struct kmem_cache_node *n = get_node(s, nid);
 		struct page *slab;
@@ -788,7 +792,7 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
  * kmem_cache_alloc_node - an object from cache @s, on node @node
  * @node: NUMA_NO_NODE for any (this CPU's sheaves first); else that node's
  *	  slabs, or another node's if it has none and @flags lacks __GFP_THISNODE
- *	  (a node without memory is then this CPU's memory node, numa_mem_id())
+ *	  (a node without memory: the nearest that has, local_memory_node())
  *
  * Return: the object, or NULL.
  */
