@@ -243,7 +243,12 @@ void free_area_init(void)
 		if (r->nid + 1 > (int)nr_node_ids)
 			nr_node_ids = r->nid + 1;
 	}
-	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+	/*
+	 * Every node id, not only those with memory: a node with CPUs only is
+	 * known later (set_cpu_numa_node()), and its empty zones must be
+	 * whole ones too (for_each_zone() walks them).
+	 */
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
 		node_data[nid].node_id = (int)nid;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			zone_init(&node_data[nid].node_zones[z], (int)nid, z);
