@@ -42,6 +42,7 @@ nodemask_t node_states[NR_NODE_STATES];
 /* The SLIT's distances; 0 where none was given (node_distance() has the defaults) */
 static u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];
 unsigned long section_present[NR_MEM_SECTIONS / 64];
+static nodemask_t memoryless_reported;	/* set_cpu_numa_node() said so once per node */
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 static const unsigned long zone_end_pfns[MAX_NR_ZONES] = {
@@ -100,17 +101,16 @@ static void update_cpu_node_states(void)
  */
 void set_cpu_numa_node(unsigned int cpu, int nid)
 {
-	bool new_node;
-
 	if (cpu >= NR_CPUS || !cpu_possible(cpu) || nid < 0 || nid >= MAX_NUMNODES)
 		return;
-	new_node = !node_state(nid, N_CPU);
 	per_cpu(numa_node, cpu) = nid;
 	per_cpu(numa_mem, cpu) = local_memory_node(nid);
 	update_cpu_node_states();
-	if (new_node && !node_state(nid, N_MEMORY))
+	if (!node_state(nid, N_MEMORY) && !(memoryless_reported.bits & (1UL << nid))) {
+		memoryless_reported.bits |= 1UL << nid;
 		pr_info("Initmem setup node %d as memoryless: its CPUs use node %d's memory\n",
 			nid, local_memory_node(nid));
+	}
 }
 
 /**
@@ -237,6 +237,7 @@ void free_area_init(void)
 	}
 	memset(node_data, 0, sizeof(node_data));
 	memset(node_states, 0, sizeof(node_states));
+	memoryless_reported.bits = 0;
 	totalram_pages = 0;	/* counted again by memblock_free_all() */
 	nr_node_ids = 1;
 	for_each_memblock(memory, r) {

@@ -25,8 +25,10 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/slit.h"
 #include "arch/x86_64/srat.h"
+#include "kernel/monitor.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
+#include "lib/vsprintf.h"
 
 static unsigned long node_managed(int nid)
 {
@@ -662,6 +664,32 @@ static void thisnode_on_a_memoryless_node_fails_at_once(struct kunit *test)
 	}
 }
 
+/*
+ * The monitor's `numa` shows a node without memory as such: 0 MB, the
+ * node its CPUs allocate from, its CPUs, and the node states.
+ */
+static void monitor_shows_memoryless_nodes(struct kunit *test)
+{
+	char cmd[] = "numa", want[96];
+	unsigned long pos = printk_log_pos();
+	const char *log;
+	int nid;
+
+	KUNIT_ASSERT_EQ(test, monitor_execute(cmd), 0);
+	log = log_since(pos);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "node states: online "));
+	for_each_node(nid) {
+		bool memoryless = !node_state(nid, N_MEMORY);
+
+		snprintf(want, sizeof(want), "node %d size: 0 MB (no memory: its CPUs allocate "
+			 "from node %d)\n", nid, local_memory_node(nid));
+		KUNIT_EXPECT_EQ_MSG(test, strstr(log, want) != NULL, memoryless, "%s", want);
+	}
+	need_memoryless_node(test);
+	snprintf(want, sizeof(want), "has_memory 0-%u\n", nr_node_ids - 1);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(log, want), "not every node has memory");
+}
+
 static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(cpus_know_their_node),
 	KUNIT_CASE(node_states_say_what_each_node_has),
@@ -678,6 +706,7 @@ static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(full_node_falls_back_to_the_nearest),
 	KUNIT_CASE(memoryless_node_allocates_from_nearest),
 	KUNIT_CASE(thisnode_on_a_memoryless_node_fails_at_once),
+	KUNIT_CASE(monitor_shows_memoryless_nodes),
 	{}
 };
 static struct kunit_suite numa_suite = { .name = "numa", .test_cases = numa_cases };
