@@ -531,6 +531,11 @@ stash:
 			retire_sheaf(s, old);
 			local_irq_save(flags);
 			pcs = this_cpu_ptr(s->cpu_sheaves);
+			/* kmem_cache_flush_cpus() may have emptied main meanwhile (an IPI) */
+			if (unlikely(!pcs->main->size)) {
+				local_irq_restore(flags);
+				return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
+			}
 		}
 	}
 pop:
