@@ -778,7 +778,7 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
 /**
  * alloc_pages_bulk_node - fill the empty slots of @page_array with single pages
  * @gfp: as alloc_pages_node()
- * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
+ * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's memory node
  * @nr_pages: the number of slots in @page_array
  * @page_array: its NULL slots are filled; the others are left alone
  *
