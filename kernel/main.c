@@ -60,12 +60,16 @@ static void numa_memory_range(u64 start, u64 end, int nid)
 	memblock_set_node(start, end - start, nid);
 }
 
-/* Each CPU's node, from the SRAT's APIC entries (all node 0 without an SRAT). */
+/*
+ * Each CPU's node, from the SRAT's APIC entries (all node 0 without an
+ * SRAT): for every possible CPU before any of them allocates, once the
+ * zonelists say which node with memory is nearest to each node.
+ */
 static void numa_cpus_init(void)
 {
 	unsigned int cpu;
 
-	for_each_online_cpu(cpu)
+	for_each_possible_cpu(cpu)
 		set_cpu_numa_node(cpu, srat_apic_to_node(cpu_apic_id(cpu)));
 }
 
@@ -222,6 +226,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	slit_parse(numa_set_distance);
 	prefill_possible_map();
 	mm_init();
+	numa_cpus_init();
 	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
 	if (page_poisoning_enabled())
 		pr_info("page_poison=1: freed pages are filled with 0xaa and checked "
@@ -232,7 +237,6 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	kvmalloc_policy_setup();
 	smp_set_page_allocator(alloc_ap_pages, free_ap_pages);
 	smp_init();
-	numa_cpus_init();
 	fault_inject_setup();
 
 	if (cmdline_has("kunit"))

@@ -9,7 +9,8 @@
  *   3. build_all_zonelists(): for every node, the order in which an
  *      allocation tries the zones: the node's own, then the other nodes',
  *      nearest first by node_distance() (the SLIT's figures, given to
- *      numa_set_distance() before all this);
+ *      numa_set_distance() before all this); and for every CPU the nearest
+ *      node with memory, numa_mem_id() (its own, unless it has none);
  *   4. setup_per_zone_wmarks(): derive each zone's watermarks and reserves
  *      from its size, and size the per-CPU lists.
  *
@@ -39,9 +40,12 @@ unsigned long max_pfn;
 unsigned long totalram_pages;
 unsigned long reserved_pages;
 DEFINE_PER_CPU(int, numa_node);	/* each CPU's node (Linux's numa_node) */
+DEFINE_PER_CPU(int, numa_mem);	/* the nearest node with memory to each CPU */
+nodemask_t node_states[NR_NODE_STATES];
 /* The SLIT's distances; 0 where none was given (node_distance() has the defaults) */
 static u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];
 unsigned long section_present[NR_MEM_SECTIONS / 64];
+static nodemask_t memoryless_reported;	/* set_cpu_numa_node() said so once per node */
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 static const unsigned long zone_end_pfns[MAX_NR_ZONES] = {
@@ -67,11 +71,49 @@ void sparse_reset(void)
 	max_pfn = 0;
 }
 
-/** set_cpu_numa_node - record that @cpu belongs to node @nid (from the ACPI SRAT) */
+/*
+ * The node states that follow from where the CPUs are: N_CPU, then
+ * N_ONLINE (CPUs or memory) and N_POSSIBLE (every id below nr_node_ids,
+ * which grows to take in a node that has CPUs only).  N_MEMORY was set
+ * when the buddy allocator got its memory (build_all_zonelists()).
+ */
+static void update_cpu_node_states(void)
+{
+	unsigned long cpus = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		cpus |= 1UL << cpu_to_node(cpu);
+	WRITE_ONCE(node_states[N_CPU].bits, cpus);
+	WRITE_ONCE(node_states[N_ONLINE].bits, cpus | node_states[N_MEMORY].bits);
+	while (node_states[N_ONLINE].bits >> nr_node_ids)
+		nr_node_ids++;
+	WRITE_ONCE(node_states[N_POSSIBLE].bits, (1UL << nr_node_ids) - 1);
+}
+
+/**
+ * set_cpu_numa_node - record that @cpu belongs to node @nid (from the ACPI SRAT)
+ * @cpu: a possible CPU
+ * @nid: its node; it need not have memory (a memoryless node)
+ *
+ * Also sets the CPU's numa_mem_id(): @nid itself, or if @nid has no memory
+ * the nearest node that has (the first of @nid's zonelist).  A node that
+ * has CPUs but no memory is reported once, as Linux reports it.
+ * Context: boot, after mm_core_init() (the zonelists) and before the CPU
+ * allocates; the host tests call it on each fake machine.
+ */
 void set_cpu_numa_node(unsigned int cpu, int nid)
 {
-	if (cpu < NR_CPUS && cpu_possible(cpu) && nid >= 0 && nid < MAX_NUMNODES)
-		per_cpu(numa_node, cpu) = nid;
+	if (cpu >= NR_CPUS || !cpu_possible(cpu) || nid < 0 || nid >= MAX_NUMNODES)
+		return;
+	per_cpu(numa_node, cpu) = nid;
+	per_cpu(numa_mem, cpu) = local_memory_node(nid);
+	update_cpu_node_states();
+	if (!node_state(nid, N_MEMORY) && !(memoryless_reported.bits & (1UL << nid))) {
+		memoryless_reported.bits |= 1UL << nid;
+		pr_info("Initmem setup node %d as memoryless: its CPUs use node %d's memory\n",
+			nid, local_memory_node(nid));
+	}
 }
 
 /**
@@ -197,13 +239,20 @@ void free_area_init(void)
 			free_percpu(node_data[nid].node_zones[z].per_cpu_pageset);
 	}
 	memset(node_data, 0, sizeof(node_data));
+	memset(node_states, 0, sizeof(node_states));
+	memoryless_reported.bits = 0;
 	totalram_pages = 0;	/* counted again by memblock_free_all() */
 	nr_node_ids = 1;
 	for_each_memblock(memory, r) {
 		if (r->nid + 1 > (int)nr_node_ids)
 			nr_node_ids = r->nid + 1;
 	}
-	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+	/*
+	 * Every node id, not only those with memory: a node with CPUs only is
+	 * known later (set_cpu_numa_node()), and its empty zones must be
+	 * whole ones too (for_each_zone() walks them).
+	 */
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
 		node_data[nid].node_id = (int)nid;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			zone_init(&node_data[nid].node_zones[z], (int)nid, z);
@@ -275,7 +324,7 @@ void memblock_free_all(void)
 	reserved_pages = (memblock_phys_mem_size() >> PAGE_SHIFT) - totalram_pages;
 }
 
-/* Does node @nid have memory for the buddy allocator?  (Linux: N_MEMORY) */
+/* Does node @nid have memory for the buddy allocator?  (Then it is N_MEMORY.) */
 static bool node_has_memory(int nid)
 {
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
@@ -297,7 +346,7 @@ static int find_next_best_node(int node, bool used[MAX_NUMNODES])
 	int best = -1, nid;
 
 	for_each_node(nid) {
-		if (used[nid] || !node_has_memory(nid))
+		if (used[nid] || !node_state(nid, N_MEMORY))
 			continue;
 		if (best < 0 || node_distance(node, nid) < node_distance(node, best))
 			best = nid;
@@ -349,11 +398,30 @@ static int build_zonelists(int nid, int node_order[MAX_NUMNODES])
 }
 
 /**
+ * local_memory_node - the nearest node to @nid that has memory
+ *
+ * The node of the first zone of @nid's zonelist: @nid itself if it has
+ * memory (Linux's local_memory_node()).
+ * Return: that node, or @nid if no node has memory (or the zonelists are
+ * not built yet).
+ */
+int local_memory_node(int nid)
+{
+	const struct zone *zone;
+
+	if ((unsigned int)nid >= MAX_NUMNODES)
+		return nid;
+	zone = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs[0].zone;
+	return zone ? zone->node : nid;
+}
+
+/**
  * build_all_zonelists - every node's zonelists, from the node distances
  *
  * For every possible node id, not only those with memory: a CPU may sit on
  * a node that has none (its id may even be nr_node_ids or more), and its
- * allocations then start at the nearest node that has.  With more than one
+ * allocations then start at the nearest node that has.  Then every CPU's
+ * numa_mem_id(), as Linux's __build_all_zonelists().  With more than one
  * node, each node's order is printed as Linux prints it.
  * Context: boot, after memblock_free_all() (a zone is listed only if it
  * has memory).
@@ -361,7 +429,12 @@ static int build_zonelists(int nid, int node_order[MAX_NUMNODES])
 void build_all_zonelists(void)
 {
 	int node_order[MAX_NUMNODES];
+	unsigned int cpu;
 
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (node_has_memory(nid))
+			node_states[N_MEMORY].bits |= 1UL << nid;
+	}
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		int nr = build_zonelists(nid, node_order);
 
@@ -372,6 +445,9 @@ void build_all_zonelists(void)
 			printk(KERN_CONT " %d", node_order[i]);
 		printk(KERN_CONT "\n");
 	}
+	for_each_possible_cpu(cpu)
+		per_cpu(numa_mem, cpu) = local_memory_node(cpu_to_node(cpu));
+	update_cpu_node_states();
 }
 
 static unsigned long int_sqrt(unsigned long x)

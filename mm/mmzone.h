@@ -14,6 +14,13 @@
  * a zonelist, built once at boot: its own zones, then the other nodes'
  * zones, nearest node first.  An allocation walks its preferred node's
  * zonelist and takes the first zone that can give the block.
+ *
+ * A node may have CPUs but no memory (a "memoryless node": -numa without
+ * memdev in QEMU, a socket whose DIMM slots are empty).  It is online and
+ * has a zonelist like any node, made of the other nodes' zones only, so
+ * its CPUs' allocations start at the nearest node with memory; that node
+ * is also each of its CPUs' numa_mem_id(), where the slab keeps their
+ * objects.  node_state() says what a node has (docs/page_alloc.md, "NUMA").
  */
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
@@ -111,11 +118,54 @@ typedef struct pglist_data {
 extern pg_data_t node_data[MAX_NUMNODES];
 extern unsigned int nr_node_ids;	/* nodes 0..nr_node_ids-1 exist */
 
+/*
+ * What a node has (Linux's enum node_states, the states this kernel needs).
+ * Node ids are dense: every node below nr_node_ids is possible, and online,
+ * since it was numbered because the firmware gave it CPUs or memory.
+ */
+enum node_states {
+	N_POSSIBLE,	/* the firmware named it: 0..nr_node_ids-1 */
+	N_ONLINE,	/* it has CPUs or memory */
+	N_MEMORY,	/* it has memory for the page allocator */
+	N_CPU,		/* a CPU is on it */
+	NR_NODE_STATES
+};
+
+typedef struct {
+	unsigned long bits;	/* bit n: node n (MAX_NUMNODES fits in a word) */
+} nodemask_t;
+
+extern nodemask_t node_states[NR_NODE_STATES];
+
+/** node_state - does node @nid have @state (N_MEMORY: memory, N_CPU: CPUs, ...)? */
+static inline bool node_state(int nid, enum node_states state)
+{
+	return (unsigned int)nid < MAX_NUMNODES && (READ_ONCE(node_states[state].bits) >> nid) & 1;
+}
+
+/* How many nodes have @state */
+static inline unsigned int num_node_state(enum node_states state)
+{
+	unsigned int n = 0;
+
+	for (unsigned long b = READ_ONCE(node_states[state].bits); b; b &= b - 1)
+		n++;
+	return n;
+}
+
 extern unsigned long totalram_pages;	/* pages managed by the buddy allocator */
 extern unsigned long reserved_pages;	/* RAM pages kept out of it (kernel, boot data) */
 
 #define NODE_DATA(nid)		(&node_data[nid])
 #define for_each_node(nid)	for ((nid) = 0; (nid) < (int)nr_node_ids; (nid)++)
+
+/* Every node that has @state, as Linux's: for_each_node_state(nid, N_MEMORY) */
+#define for_each_node_state(nid, state)					\
+	for_each_node(nid)						\
+		if (!node_state(nid, state))				\
+			;						\
+		else
+#define for_each_online_node(nid)	for_each_node_state(nid, N_ONLINE)
 
 static inline bool zone_populated(const struct zone *zone)
 {
@@ -156,6 +206,8 @@ static inline struct zone *page_zone(const struct page *page)
 
 /* Each CPU's node (Linux's numa_node), set from the SRAT at boot */
 DECLARE_PER_CPU(int, numa_node);
+/* The nearest node with memory to each CPU (Linux's _numa_mem_): see numa_mem_id() */
+DECLARE_PER_CPU(int, numa_mem);
 
 /* The NUMA node of the calling CPU: one instruction. */
 static inline int numa_node_id(void)
@@ -168,11 +220,29 @@ static inline int cpu_to_node(unsigned int cpu)
 	return per_cpu(numa_node, cpu);
 }
 
+/*
+ * The node whose memory the calling CPU should use: its own node, or for a
+ * CPU of a memoryless node the nearest node that has memory (the first
+ * node of its zonelist).  Where to look for "local" memory - the slab's
+ * partial lists and barns, NUMA_NO_NODE allocations - is this, not
+ * numa_node_id(), which stays the CPU's own node.  One instruction.
+ */
+static inline int numa_mem_id(void)
+{
+	return this_cpu_read(numa_mem);
+}
+
+static inline int cpu_to_mem(unsigned int cpu)
+{
+	return per_cpu(numa_mem, cpu);
+}
+
 /* Free pages in @zone, counting its per-CPU lists too. */
 unsigned long zone_free_pages(const struct zone *zone);
 bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 		       int highest_zoneidx, unsigned int alloc_flags);
 void set_cpu_numa_node(unsigned int cpu, int nid);
+int local_memory_node(int nid);
 void numa_set_distance(int from, int to, int distance);
 int node_distance(int from, int to);
 void mm_init(void);

@@ -6,7 +6,8 @@
  * matrix (the ACPI SLIT's, or 10 local / 20 remote without one); the order
  * in which each node's allocations fall back to the others (its zonelist,
  * built at boot by mm/mm_init.c); and where allocations landed, per node
- * (the numa_* counters of mm/vmstat.h).
+ * (the numa_* counters of mm/vmstat.h).  A node with CPUs but no memory
+ * says so, and which node its CPUs take their memory from (numa_mem_id()).
  */
 #include "mm/vmstat.h"
 #include "kernel/monitor.h"
@@ -36,8 +37,37 @@ static void show_node(int nid)
 			printk(KERN_CONT " %u", cpu);
 	}
 	printk(KERN_CONT "\n");
+	if (!node_state(nid, N_MEMORY)) {
+		printk("node %d size: 0 MB (no memory: its CPUs allocate from node %d)\n", nid,
+		       local_memory_node(nid));
+		printk("node %d free: 0 MB\n", nid);
+		return;
+	}
 	printk("node %d size: %lu MB (%lu pages managed)\n", nid, size >> (20 - PAGE_SHIFT), size);
 	printk("node %d free: %lu MB (%lu pages)\n", nid, free >> (20 - PAGE_SHIFT), free);
+}
+
+/* The nodes that have @state, as sysfs's node/has_memory lists them ("0-2", "1,3"). */
+static void show_state(const char *name, enum node_states state)
+{
+	bool any = false;
+	int nid;
+
+	printk(KERN_CONT " %s ", name);
+	for_each_node(nid) {
+		bool prev = nid > 0 && node_state(nid - 1, state);
+		bool next = nid + 1 < (int)nr_node_ids && node_state(nid + 1, state);
+
+		if (!node_state(nid, state) || (prev && next))
+			continue;	/* inside a run: only its ends are printed */
+		if (prev)
+			printk(KERN_CONT "-%d", nid);
+		else
+			printk(KERN_CONT "%s%d", any ? "," : "", nid);
+		any = true;
+	}
+	if (!any)
+		printk(KERN_CONT "none");
 }
 
 /* The nodes of @nid's fallback zonelist, in order (each node once: its zones are together). */
@@ -65,6 +95,13 @@ static int cmd_numa(int argc, char **argv)
 		printk("available: %u nodes (0-%u)\n", nr_node_ids, nr_node_ids - 1);
 	else
 		printk("available: 1 node (0)\n");
+	printk("node states:");
+	show_state("online", N_ONLINE);
+	printk(KERN_CONT ",");
+	show_state("has_cpu", N_CPU);
+	printk(KERN_CONT ",");
+	show_state("has_memory", N_MEMORY);
+	printk(KERN_CONT "\n");
 	for_each_node(nid)
 		show_node(nid);
 	printk("node distances:\nnode");

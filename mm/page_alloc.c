@@ -550,6 +550,17 @@ static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid
 	return page;
 }
 
+/*
+ * Has @nid's zonelist for @gfp any zone at all?  Not for __GFP_THISNODE on
+ * a node without memory (nor for __GFP_DMA there).  Then nothing can
+ * help: Linux goes straight to its failure report, without reclaim or the
+ * OOM killer, and so do we.
+ */
+static bool zonelist_has_zone(gfp_t gfp, int nid)
+{
+	return next_zones_zonelist(node_zonelist(nid, gfp)->_zonerefs, (int)gfp_zone(gfp))->zone;
+}
+
 static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int nid)
 {
 	bool nofail = gfp & __GFP_NOFAIL;
@@ -559,6 +570,14 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 	int rounds_with_progress = 0;
 	struct page *page;
 
+	if (unlikely(!zonelist_has_zone(gfp, nid))) {
+		if (!nofail)
+			goto fail;
+		/* Linux would retry for ever; we take the nearest node's memory instead. */
+		WARN_ONCE(1, "page_alloc: __GFP_NOFAIL on node %d, which has no such memory "
+			  "(mode:%#x)\n", nid, gfp);
+		gfp &= ~__GFP_THISNODE;
+	}
 	page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 	if (page)
 		return page;
@@ -681,7 +700,7 @@ static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsig
 		return NULL;
 	gfp = might_alloc(gfp, caller);
 	if (nid < 0 || nid >= (int)nr_node_ids)
-		nid = numa_node_id();
+		nid = numa_mem_id();	/* as Linux's alloc_pages_node(NUMA_NO_NODE) */
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_LOW, nid);
 	if (!page)
 		page = __alloc_pages_slowpath(gfp, order, nid);
@@ -692,8 +711,10 @@ static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsig
 
 /**
  * alloc_pages_node - allocate 2^@order contiguous pages, preferably on node @nid
- * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
- * @gfp: how hard to try and where from (mm/gfp.h)
+ * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's memory
+ *	  node (numa_mem_id(): its own, unless that has no memory)
+ * @gfp: how hard to try and where from (mm/gfp.h); __GFP_THISNODE fails at
+ *	 once, without reclaim, on a node that has no memory
  * @order: log2 of the number of pages, 0..MAX_PAGE_ORDER
  *
  * Context: with __GFP_DIRECT_RECLAIM (GFP_KERNEL) the call may run
@@ -757,7 +778,7 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
 /**
  * alloc_pages_bulk_node - fill the empty slots of @page_array with single pages
  * @gfp: as alloc_pages_node()
- * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's
+ * @nid: preferred NUMA node, or NUMA_NO_NODE for the current CPU's memory node
  * @nr_pages: the number of slots in @page_array
  * @page_array: its NULL slots are filled; the others are left alone
  *
@@ -782,7 +803,7 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 
 	gfp = might_alloc(gfp, caller);
 	if (nid < 0 || nid >= (int)nr_node_ids)
-		nid = numa_node_id();
+		nid = numa_mem_id();
 	/* Fault injection wants every page to go by alloc_pages_refused(): one by one. */
 	if (likely(alloc_checked_order))
 		rmqueue_bulk_pcplist(gfp, nid, nr_pages, page_array);

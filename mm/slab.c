@@ -347,6 +347,14 @@ static void put_objects(struct kmem_cache *s, void **objs, unsigned int nr)
  * Fill @objs with up to @want objects from node @nid's slabs, making new
  * slabs as needed (with @gfp: this may reclaim, so interrupts must be on
  * unless @gfp cannot sleep).  Returns how many it got.
+ *
+ * NUMA_NO_NODE means this CPU's memory node, numa_mem_id().  A node
+ * without memory means the nearest node that has, the one the page
+ * allocator would give its pages from, unless __GFP_THISNODE insists on
+ * it (then nothing can be had).  Linux's SLUB takes numa_mem_id() there
+ * too, the same node for the node's own CPUs.  So a memoryless node's
+ * kmem_cache_node and barn exist but stay empty: no slab is ever on that
+ * node, and no CPU uses that barn.
  */
 static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void **objs,
 				unsigned int want, void *caller)
@@ -355,7 +363,9 @@ static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void *
 	unsigned long flags;
 
 	if (nid == NUMA_NO_NODE)
-		nid = numa_node_id();
+		nid = numa_mem_id();
+	else if (!node_state(nid, N_MEMORY) && !(gfp & __GFP_THISNODE))
+		nid = local_memory_node(nid);
 	while (got < want) {
 		struct kmem_cache_node *n = get_node(s, nid);
 		struct page *slab;
@@ -380,9 +390,10 @@ static unsigned int get_objects(struct kmem_cache *s, gfp_t gfp, int nid, void *
 
 /* ---------------------------------------------------------------- barns */
 
+/* This CPU's barn: its memory node's (a memoryless node's barn is never used). */
 static struct node_barn *local_barn(struct kmem_cache *s)
 {
-	return &get_node(s, numa_node_id())->barn;
+	return &get_node(s, numa_mem_id())->barn;
 }
 
 static struct slab_sheaf *barn_take(struct node_barn *barn, bool full)
@@ -520,6 +531,11 @@ stash:
 			retire_sheaf(s, old);
 			local_irq_save(flags);
 			pcs = this_cpu_ptr(s->cpu_sheaves);
+			/* kmem_cache_flush_cpus() may have emptied main meanwhile (an IPI) */
+			if (unlikely(!pcs->main->size)) {
+				local_irq_restore(flags);
+				return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
+			}
 		}
 	}
 pop:
@@ -781,6 +797,7 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
  * kmem_cache_alloc_node - an object from cache @s, on node @node
  * @node: NUMA_NO_NODE for any (this CPU's sheaves first); else that node's
  *	  slabs, or another node's if it has none and @flags lacks __GFP_THISNODE
+ *	  (a node without memory: the nearest that has, local_memory_node())
  *
  * Return: the object, or NULL.
  */

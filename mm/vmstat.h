@@ -60,7 +60,9 @@ enum vm_event_item {
  * Where each allocation landed, counted once per allocation on the node of
  * the zone that gave it (Linux's enum numa_stat_item, without
  * interleaving).  "Preferred" is the node of the first zone the allocation
- * could use: the node it asked for, or the current CPU's for NUMA_NO_NODE.
+ * could use: the node it asked for (or the current CPU's memory node,
+ * numa_mem_id(), for NUMA_NO_NODE), unless that node has no such zone:
+ * then the nearest that has (a memoryless node's allocations are hits there).
  */
 enum numa_stat_item {
 	NUMA_HIT,		/* allocated on the preferred node */

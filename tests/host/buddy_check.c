@@ -677,13 +677,22 @@ static bool model_may_oom(gfp_t gfp, unsigned int order)
 	       (gfp & __GFP_FS);
 }
 
-/* What docs/design.md promises about a call that has just returned. */
-static void check_semantics(struct bmodel *m, gfp_t gfp, unsigned int order, bool ok,
+/*
+ * What docs/design.md promises about a call for node @nid that has just
+ * returned.  __GFP_THISNODE on a node without a zone @gfp may use fails
+ * at once, as Linux: nothing to reclaim for, nobody to kill.
+ */
+static void check_semantics(struct bmodel *m, int nid, gfp_t gfp, unsigned int order, bool ok,
 			    unsigned long stalls, unsigned long kills, unsigned long freed)
 {
+	bool no_zone = (gfp & __GFP_THISNODE) && !node_can_serve(nid, gfp);
+
 	stalls = global_vm_event(ALLOCSTALL) - stalls;
 	kills = global_vm_event(OOM_KILL) - kills;
 	freed = m->pages_freed - freed;
+	if (no_zone && (ok || stalls || kills || freed))
+		check_fail("gfp %#x on node %d (no zone for it): %s, %lu stalls, %lu kills", gfp, nid,
+			   ok ? "succeeded" : "failed", stalls, kills);
 	if (!(gfp & __GFP_DIRECT_RECLAIM) && (stalls || kills || freed))
 		check_fail("gfp %#x (no direct reclaim) reclaimed: %lu stalls, %lu kills", gfp, stalls,
 			   kills);
@@ -691,7 +700,7 @@ static void check_semantics(struct bmodel *m, gfp_t gfp, unsigned int order, boo
 		check_fail("gfp %#x order %u invoked the OOM killer", gfp, order);
 	if ((gfp & __GFP_NORETRY) && stalls > 1)
 		check_fail("__GFP_NORETRY reclaimed %lu times", stalls);
-	if (ok || !(gfp & __GFP_DIRECT_RECLAIM) || (gfp & __GFP_NORETRY))
+	if (ok || !(gfp & __GFP_DIRECT_RECLAIM) || (gfp & __GFP_NORETRY) || no_zone)
 		return;
 	/* A failed allocation that could reclaim: it must have taken all the cache had... */
 	if (m->cache_blocks)
@@ -718,9 +727,9 @@ struct page *model_alloc_node(struct bmodel *m, int nid, gfp_t gfp, unsigned int
 	numa_counts_take(&numa);
 	page = alloc_pages_node(nid, gfp, order);
 	check_log(pos, "alloc_pages");
-	check_semantics(m, gfp, order, page, stalls, kills, freed);
 	if (nid == NUMA_NO_NODE)
-		nid = numa_node_id();
+		nid = numa_mem_id();
+	check_semantics(m, nid, gfp, order, page, stalls, kills, freed);
 	check_numa(&numa, nid, gfp, order, page);
 	thisnode = gfp & __GFP_THISNODE ? nid : -1;
 	freed = m->pages_freed - freed;
@@ -756,7 +765,7 @@ void *model_alloc_exact(struct bmodel *m, size_t size, gfp_t gfp)
 		return NULL;
 	addr = alloc_pages_exact(size, gfp);
 	check_log(pos, "alloc_pages_exact");
-	check_semantics(m, gfp, get_order(size), addr, stalls, kills, freed);
+	check_semantics(m, numa_mem_id(), gfp, get_order(size), addr, stalls, kills, freed);
 	freed = m->pages_freed - freed;
 	if (!addr) {
 		m->fails++;

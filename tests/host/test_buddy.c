@@ -1430,6 +1430,76 @@ HOST_TEST(numa_fallback_follows_the_slit_and_is_counted)
 	CHECK(buddy_check_failures == 0);
 }
 
+/*
+ * Nodes with CPUs and no memory: node 0 (CPU 0's, numbered by its memory
+ * ranges' neighbours) and node 3 (CPU 1's, numbered only by the CPU, above
+ * every node with memory).  Their zonelists are the other nodes', nearest
+ * first; numa_mem_id() is their first node; their allocations are hits
+ * there and "other" (their CPUs' node has no memory); __GFP_THISNODE on
+ * them fails at once, without reclaim.
+ */
+HOST_TEST(memoryless_nodes_fall_back_to_the_nearest_with_memory)
+{
+	static const struct host_range ram[] = {
+		{ 1 * MiB, 23 * MiB, 1 }, { 4 * GiB, 8 * MiB, 1 }, { 4 * GiB + 8 * MiB, 8 * MiB, 2 },
+	};
+	/* node 0: 2 (15) before 1 (30); node 3: 1 (12) before 2 (25) */
+	static const u8 slit[] = {
+		10, 30, 15, 40,
+		30, 10, 20, 12,
+		15, 20, 10, 25,
+		40, 12, 25, 10,
+	};
+	unsigned long stalls, fails;
+	struct held h = { 0 };
+	struct zone *zone;
+	int zones = 0;
+
+	buddy_check_failures = 0;
+	host_set_distances(4, slit);
+	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 2);
+	CHECK(nr_node_ids == 3);
+	CHECK(!node_state(0, N_MEMORY) && node_state(1, N_MEMORY) && node_state(2, N_MEMORY));
+	CHECK(node_state(0, N_CPU) && node_state(0, N_ONLINE) && !node_state(1, N_CPU));
+	CHECK_STREQ(zonelist_nodes(0, ZONELIST_FALLBACK), "21");
+	CHECK_STREQ(zonelist_nodes(0, ZONELIST_NOFALLBACK), "");
+	CHECK(local_memory_node(0) == 2 && local_memory_node(1) == 1);
+	CHECK(numa_node_id() == 0 && numa_mem_id() == 2 && cpu_to_mem(1) == 2);
+
+	set_cpu_numa_node(1, 3);
+	CHECK(nr_node_ids == 4);
+	CHECK(node_state(3, N_CPU) && node_state(3, N_ONLINE) && !node_state(3, N_MEMORY));
+	CHECK(node_state(3, N_POSSIBLE) && !node_state(4, N_POSSIBLE));
+	CHECK(num_node_state(N_MEMORY) == 2 && num_node_state(N_CPU) == 2);
+	CHECK_STREQ(zonelist_nodes(3, ZONELIST_FALLBACK), "12");
+	CHECK(cpu_to_node(1) == 3 && cpu_to_mem(1) == 1);
+	for_each_zone(zone)	/* the empty zones of node 3 are whole ones: the walk ends */
+		zones++;
+	CHECK(zones == 4 * MAX_NR_ZONES);
+
+	/* CPU 0 (node 0): a hit on node 2, never local */
+	CHECK(numa_alloc_counted(&h, 0, 2, NUMA_HIT, NUMA_OTHER));
+	CHECK(numa_alloc_counted(&h, NUMA_NO_NODE, 2, NUMA_HIT, NUMA_OTHER));
+	CHECK(numa_alloc_counted(&h, 3, 1, NUMA_HIT, NUMA_OTHER));
+	host_set_cpu(1);
+	CHECK(numa_mem_id() == 1);
+	CHECK(numa_alloc_counted(&h, NUMA_NO_NODE, 1, NUMA_HIT, NUMA_OTHER));
+	CHECK(numa_alloc_counted(&h, 2, 2, NUMA_HIT, NUMA_OTHER));
+	host_set_cpu(0);
+
+	/* __GFP_THISNODE: nothing to take, nothing to reclaim for */
+	stalls = global_vm_event(ALLOCSTALL);
+	fails = global_vm_event(PGALLOC_FAIL);
+	CHECK(alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 0) == NULL);
+	CHECK(alloc_pages_node(3, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 2) == NULL);
+	CHECK(alloc_pages_node(3, GFP_ATOMIC | __GFP_THISNODE | __GFP_NOWARN, 0) == NULL);
+	CHECK(global_vm_event(ALLOCSTALL) == stalls);
+	CHECK(global_vm_event(PGALLOC_FAIL) == fails + 3);
+	release_all(&h);
+	CHECK(buddy_check_consistency() == 0);
+	CHECK(buddy_check_failures == 0);
+}
+
 /* ---------------------------------------------------------------- the model */
 
 static u64 mrng(void)

@@ -4,17 +4,23 @@
  *
  * On the two-node matrix machine (CPU 0 on node 0, CPU 1 on node 1):
  *   - kmalloc_node(), kzalloc_node() and kmem_cache_alloc_node() on each
- *     node, with and without __GFP_THISNODE, small and large, give memory
- *     of that node;
+ *     node with memory, with and without __GFP_THISNODE, small and large,
+ *     give memory of that node;
  *   - objects allocated on node 1 (by CPU 0 asking for node 1, or by CPU 1
  *     itself) and freed on CPU 0 go back to node 1's slabs: after
  *     kmem_cache_shrink() they are free on a slab of node 1's partial
  *     list, and each node's slab counts say so (under slab_debug=- they
  *     first wait in CPU 0's sheaf; shrinking flushes it);
- *   - NUMA_NO_NODE takes the node of the CPU that allocates.
+ *   - NUMA_NO_NODE takes the memory node of the CPU that allocates
+ *     (numa_mem_id(): its own node, unless that has no memory).
+ * On a machine with a node that has CPUs but no memory
+ * (numa-q35-256M-memless), that node's allocations come from the nearest
+ * node with memory, without a report, on as few slabs as anywhere; its
+ * own slab lists and barn stay empty; __GFP_THISNODE there fails at once.
  * Every case skips on a machine with one node.
  */
 #include "slab_test.h"
+#include "test_log.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
 
@@ -59,7 +65,7 @@ static void alloc_node_puts_objects_on_that_node(struct kunit *test)
 	int nid;
 
 	need_two_nodes(test);
-	for_each_node(nid) {
+	for_each_node_state(nid, N_MEMORY) {
 		for (unsigned int g = 0; g < ARRAY_SIZE(gfps); g++) {
 			void *objs[4][NR_LOCAL];
 
@@ -113,7 +119,8 @@ static void expect_free_on_node(struct kunit *test, struct kmem_cache *s, int ni
 struct on_cpu {
 	struct work_struct work;
 	void *objs[NR_LOCAL];
-	int nid;		/* numa_node_id() where it ran */
+	int nid;		/* numa_mem_id() where it ran */
+	int cpu_nid;		/* numa_node_id() where it ran */
 };
 
 /* On the CPU it was queued on: NR_LOCAL objects with NUMA_NO_NODE. */
@@ -121,9 +128,19 @@ static void alloc_here(struct work_struct *work)
 {
 	struct on_cpu *w = container_of(work, struct on_cpu, work);
 
-	w->nid = numa_node_id();
+	w->nid = numa_mem_id();
+	w->cpu_nid = numa_node_id();
 	for (unsigned int i = 0; i < NR_LOCAL; i++)
 		w->objs[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+}
+
+/* On the CPU it was queued on: free what alloc_here() took there. */
+static void free_here(struct work_struct *work)
+{
+	struct on_cpu *w = container_of(work, struct on_cpu, work);
+
+	for (unsigned int i = 0; i < NR_LOCAL; i++)
+		kmem_cache_free(cache, w->objs[i]);
 }
 
 /* The first online CPU of node @nid, or -1. */
@@ -140,7 +157,7 @@ static int cpu_of_node(int nid)
 		flush_work(&w.work);
 		for (unsigned int i = 0; i < NR_LOCAL; i++)
 			kmem_cache_free(cache, w.objs[i]);
-		if (w.nid == nid)
+		if (w.cpu_nid == nid)
 			return cpu;
 	}
 	return -1;
@@ -236,7 +253,7 @@ static void remote_kfree_goes_back_to_its_node(struct kunit *test)
 	kfree(keep);
 }
 
-/* NUMA_NO_NODE: the allocating CPU's node, for a cache, kmalloc() and whole pages. */
+/* NUMA_NO_NODE: the allocating CPU's memory node, for a cache, kmalloc() and whole pages. */
 static void no_node_means_this_cpus_node(struct kunit *test)
 {
 	struct kmem_cache *k96 = kmalloc_caches[kmalloc_index(96)];
@@ -254,7 +271,9 @@ static void no_node_means_this_cpus_node(struct kunit *test)
 		KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &w.work));
 		flush_work(&w.work);
 		KUNIT_ASSERT_GE(test, w.nid, 0);
-		nodes_seen |= 1U << w.nid;
+		KUNIT_EXPECT_EQ_MSG(test, w.nid, cpu_to_mem(cpu), "CPU%u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, w.cpu_nid, cpu_to_node(cpu), "CPU%u", cpu);
+		nodes_seen |= 1U << w.cpu_nid;
 		for (unsigned int i = 0; i < NR_LOCAL; i++) {
 			KUNIT_ASSERT_NOT_NULL(test, w.objs[i]);
 			KUNIT_EXPECT_EQ_MSG(test, nid_of(w.objs[i]), w.nid, "CPU%u", cpu);
@@ -266,8 +285,8 @@ static void no_node_means_this_cpus_node(struct kunit *test)
 		large = kmalloc_node(20000, GFP_KERNEL, NUMA_NO_NODE);
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		KUNIT_ASSERT_NOT_NULL(test, large);
-		KUNIT_EXPECT_EQ(test, nid_of(p), numa_node_id());
-		KUNIT_EXPECT_EQ(test, nid_of(large), numa_node_id());
+		KUNIT_EXPECT_EQ(test, nid_of(p), numa_mem_id());
+		KUNIT_EXPECT_EQ(test, nid_of(large), numa_mem_id());
 		kfree(p);
 		kfree(large);
 	}
@@ -275,11 +294,160 @@ static void no_node_means_this_cpus_node(struct kunit *test)
 		kunit_mark_skipped(test, "no online CPU on node 1 (the matrix puts CPU 1 there)");
 }
 
+/* ---------------------------------------------------------------- memoryless nodes */
+
+static void need_memoryless_node(struct kunit *test)
+{
+	need_two_nodes(test);
+	if (num_node_state(N_MEMORY) == nr_node_ids)
+		kunit_skip(test, "every node has memory; numa-q35-256M-memless has one without");
+}
+
+/* Node @nid (no memory) has no slab of @s, and nothing in its barn. */
+static void expect_node_unused(struct kunit *test, struct kmem_cache *s, int nid)
+{
+	struct node_barn *barn = &get_node(s, nid)->barn;
+
+	KUNIT_EXPECT_EQ_MSG(test, node_slab_counts(s, nid).slabs, 0, "%s, node %d", s->name, nid);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(barn->nr_full) + READ_ONCE(barn->nr_empty), 0,
+			    "%s, node %d's barn", s->name, nid);
+}
+
+/*
+ * kmalloc_node() and friends on a node without memory: memory of the
+ * nearest node that has (where alloc_pages_node() would go), with no
+ * report, and on no more slabs than the objects need (each call must not
+ * start a slab of its own because the memoryless node's lists are empty).
+ */
+static void memoryless_node_objects_come_from_the_nearest(struct kunit *test)
+{
+	struct kmem_cache *k64 = kmalloc_caches[kmalloc_index(64)];
+	int nid;
+
+	need_memoryless_node(test);
+	for_each_online_node(nid) {
+		unsigned long pos = printk_log_pos();
+		int mem = local_memory_node(nid);
+		void *objs[4][NR_LOCAL];
+		unsigned int before = node_slab_counts(cache, mem).slabs;
+
+		if (node_state(nid, N_MEMORY))
+			continue;
+		for (unsigned int i = 0; i < NR_LOCAL; i++) {
+			volatile size_t size = 300;
+
+			objs[0][i] = kmalloc_node(64, GFP_KERNEL, nid);
+			objs[1][i] = kzalloc_node(size, GFP_KERNEL, nid);
+			objs[2][i] = kmem_cache_alloc_node(cache, GFP_KERNEL, nid);
+			objs[3][i] = i % 8 ? NULL : kmalloc_node(20000, GFP_KERNEL, nid);
+			for (unsigned int k = 0; k < 4; k++) {
+				if (!objs[k][i] && (k < 3 || i % 8 == 0))
+					KUNIT_FAIL(test, "node %d kind %u: NULL", nid, k);
+				else if (objs[k][i])
+					KUNIT_EXPECT_EQ_MSG(test, nid_of(objs[k][i]), mem,
+							    "node %d kind %u", nid, k);
+			}
+		}
+		KUNIT_EXPECT_STREQ(test, log_since(pos), "");
+		KUNIT_EXPECT_LE_MSG(test, node_slab_counts(cache, mem).slabs,
+				    before + DIV_ROUND_UP(NR_LOCAL, cache->objects),
+				    "%u objects a slab", cache->objects);
+		for (unsigned int i = 0; i < NR_LOCAL; i++) {
+			kfree(objs[0][i]);
+			kfree(objs[1][i]);
+			kmem_cache_free(cache, objs[2][i]);
+			kfree(objs[3][i]);
+		}
+		expect_node_unused(test, cache, nid);
+		expect_node_unused(test, k64, nid);
+	}
+}
+
+/*
+ * __GFP_THISNODE on a node without memory: NULL, at once (no reclaim);
+ * quietly with __GFP_NOWARN, else with the slab's one-line report.
+ */
+static void memoryless_node_thisnode_fails_at_once(struct kunit *test)
+{
+	int nid;
+
+	need_memoryless_node(test);
+	kunit_expect_report(test, "SLUB: Unable to allocate memory on node");
+	for_each_online_node(nid) {
+		unsigned long pos = printk_log_pos(), stalls = global_vm_event(ALLOCSTALL);
+
+		if (node_state(nid, N_MEMORY))
+			continue;
+		KUNIT_EXPECT_NULL(test, kmalloc_node(64, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN,
+						     nid));
+		KUNIT_EXPECT_NULL(test, kmem_cache_alloc_node(cache, GFP_ATOMIC | __GFP_THISNODE |
+							      __GFP_NOWARN, nid));
+		KUNIT_EXPECT_NULL(test, kmalloc_node(20000, GFP_KERNEL | __GFP_THISNODE |
+						     __GFP_NOWARN, nid));
+		KUNIT_EXPECT_STREQ(test, log_since(pos), "");
+		KUNIT_EXPECT_NULL(test, kmem_cache_alloc_node(cache, GFP_KERNEL | __GFP_THISNODE,
+							      nid));
+		KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "SLUB: Unable to allocate"), 1);
+		KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "page allocation failure"), 0);
+		KUNIT_EXPECT_EQ(test, global_vm_event(ALLOCSTALL), stalls);
+		expect_node_unused(test, cache, nid);
+	}
+}
+
+/*
+ * A CPU of a memoryless node: NUMA_NO_NODE objects come from its
+ * numa_mem_id(), without a report, on few slabs; allocating and freeing
+ * there leaves its own node's lists and barn empty.
+ */
+static void memoryless_cpu_allocates_from_its_memory_node(struct kunit *test)
+{
+	unsigned int cpu, tried = 0;
+
+	need_memoryless_node(test);
+	for_each_online_cpu(cpu) {
+		int nid = cpu_to_node(cpu), mem = cpu_to_mem(cpu);
+		unsigned long pos = printk_log_pos();
+
+		if (node_state(nid, N_MEMORY))
+			continue;
+		tried++;
+		kmem_cache_shrink(cache);
+		KUNIT_EXPECT_EQ(test, node_slab_counts(cache, mem).slabs, 0);
+		for (int round = 0; round < 4; round++) {
+			struct on_cpu w = { .nid = -1 };
+
+			INIT_WORK(&w.work, alloc_here);
+			KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &w.work));
+			flush_work(&w.work);
+			KUNIT_EXPECT_EQ_MSG(test, w.nid, mem, "CPU%u", cpu);
+			KUNIT_EXPECT_EQ_MSG(test, w.cpu_nid, nid, "CPU%u", cpu);
+			for (unsigned int i = 0; i < NR_LOCAL; i++) {
+				KUNIT_ASSERT_NOT_NULL(test, w.objs[i]);
+				KUNIT_EXPECT_EQ_MSG(test, nid_of(w.objs[i]), mem, "CPU%u", cpu);
+			}
+			if (!round)
+				KUNIT_EXPECT_LE_MSG(test, node_slab_counts(cache, mem).slabs,
+						    DIV_ROUND_UP(NR_LOCAL + 32, cache->objects),
+						    "CPU%u: %u objects a slab", cpu, cache->objects);
+			INIT_WORK(&w.work, free_here);
+			KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &w.work));
+			flush_work(&w.work);
+		}
+		KUNIT_EXPECT_STREQ(test, log_since(pos), "");
+		expect_node_unused(test, cache, nid);
+	}
+	if (!tried)
+		kunit_skip(test, "no online CPU on a memoryless node");
+}
+
 static struct kunit_case numa_slab_cases[] = {
 	KUNIT_CASE(alloc_node_puts_objects_on_that_node),
 	KUNIT_CASE(remote_free_goes_back_to_its_node),
 	KUNIT_CASE(remote_kfree_goes_back_to_its_node),
 	KUNIT_CASE(no_node_means_this_cpus_node),
+	KUNIT_CASE(memoryless_node_objects_come_from_the_nearest),
+	KUNIT_CASE(memoryless_node_thisnode_fails_at_once),
+	KUNIT_CASE(memoryless_cpu_allocates_from_its_memory_node),
 	{}
 };
 

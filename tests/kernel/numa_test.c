@@ -3,23 +3,32 @@
  * SLIT, and where allocations land.
  *
  * On the machines started with -numa (the numa lines of tests/matrix.txt)
- * every node must have memory, alloc_pages_node(nid, __GFP_THISNODE) must
- * return a page of that node, and a page's node must match the SRAT range
- * it lies in.  node_distance() must say what the SLIT says (10 and 20
+ * the node states must say which nodes have CPUs and which have memory,
+ * alloc_pages_node(nid, __GFP_THISNODE) must return a page of that node
+ * for every node with memory, and a page's node must match the SRAT range
+ * it lies in.  A node with CPUs but no memory (numa-q35-256M-memless) must
+ * allocate from the nearest node that has memory, which is its CPUs'
+ * numa_mem_id(), and __GFP_THISNODE there must fail at once, without
+ * reclaim or the OOM killer.  node_distance() must say what the SLIT says (10 and 20
  * without one), each node's zonelist must list the nodes nearest first,
  * and an allocation whose node is full must land on the nearest other
  * node: the 3-node machine's SLIT makes node 2 nearer to node 0 than node
  * 1 is, so that "nearest" and "next id" differ.  The numa_* counters must
- * move exactly as Linux's zone_statistics() moves them.  The checks of bad
+ * move exactly as Linux's zone_statistics() moves them: a hit or miss
+ * against the first node of the preferred node's zonelist (the nearest
+ * with memory), local or other by the allocating CPU's own node.  The checks of bad
  * SLITs run on any machine, on tables built here.  On a one-node machine
  * the cases that need two nodes skip.
  */
 #include "kunit/test.h"
 #include "page_alloc_test.h"
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/slit.h"
 #include "arch/x86_64/srat.h"
+#include "kernel/monitor.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
+#include "lib/vsprintf.h"
 
 static unsigned long node_managed(int nid)
 {
@@ -30,13 +39,46 @@ static unsigned long node_managed(int nid)
 	return sum;
 }
 
-static void every_node_has_memory(struct kunit *test)
+/*
+ * N_MEMORY is exactly the nodes with pages, N_CPU the nodes of the CPUs,
+ * N_ONLINE either; at least one node has memory; ids are dense.
+ */
+static void node_states_say_what_each_node_has(struct kunit *test)
 {
+	unsigned int cpu;
 	int nid;
 
 	KUNIT_ASSERT_GE(test, nr_node_ids, 1);
-	for_each_node(nid)
+	KUNIT_EXPECT_GE(test, num_node_state(N_MEMORY), 1);
+	KUNIT_EXPECT_EQ(test, num_node_state(N_POSSIBLE), nr_node_ids);
+	for_each_node(nid) {
+		bool has_cpus = false;
+
+		for_each_online_cpu(cpu)
+			has_cpus |= cpu_to_node(cpu) == nid;
+		KUNIT_EXPECT_EQ_MSG(test, node_state(nid, N_MEMORY), node_managed(nid) > 0,
+				    "node %d", nid);
+		KUNIT_EXPECT_EQ_MSG(test, node_state(nid, N_CPU), has_cpus, "node %d", nid);
+		KUNIT_EXPECT_TRUE_MSG(test, node_state(nid, N_ONLINE), "node %d", nid);
+		KUNIT_EXPECT_EQ_MSG(test, node_state(nid, N_ONLINE),
+				    node_state(nid, N_MEMORY) || node_state(nid, N_CPU),
+				    "node %d", nid);
+	}
+	KUNIT_EXPECT_FALSE(test, node_state(nr_node_ids, N_POSSIBLE));
+	KUNIT_EXPECT_FALSE(test, node_state(MAX_NUMNODES, N_ONLINE));
+	KUNIT_EXPECT_FALSE(test, node_state(-1, N_MEMORY));
+}
+
+/* Every node with memory has its pages in the buddy allocator. */
+static void every_node_with_memory_has_pages(struct kunit *test)
+{
+	int nid, n = 0;
+
+	for_each_node_state(nid, N_MEMORY) {
 		KUNIT_EXPECT_GT_MSG(test, node_managed(nid), 0, "node %d", nid);
+		n++;
+	}
+	KUNIT_EXPECT_GE(test, n, 1);
 }
 
 static void thisnode_allocations_stay_on_their_node(struct kunit *test)
@@ -45,7 +87,7 @@ static void thisnode_allocations_stay_on_their_node(struct kunit *test)
 
 	if (nr_node_ids < 2)
 		kunit_skip(test, "one NUMA node (no SRAT); run with -numa to test");
-	for_each_node(nid) {
+	for_each_node_state(nid, N_MEMORY) {
 		struct page *page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, 0);
 		struct page *big = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, 4);
 
@@ -80,12 +122,24 @@ static void node_of_a_page_matches_its_zone_span(struct kunit *test)
 	}
 }
 
-static void read_node_id(void *result)
+struct cpu_nodes {
+	int node, mem;
+};
+
+static void read_node_ids(void *result)
 {
-	*(int *)result = numa_node_id();
+	struct cpu_nodes *r = result;
+
+	r->node = numa_node_id();
+	r->mem = numa_mem_id();
 }
 
-/* The matrix's numa lines put CPU n on node n. */
+/*
+ * Each CPU's node is the SRAT's for its APIC id, seen the same from the
+ * CPU itself; its memory node is its own node if that has memory, else
+ * the first of its zonelist.  The matrix's numa lines with as many CPUs
+ * as nodes put CPU n on node n.
+ */
 static void cpus_know_their_node(struct kunit *test)
 {
 	unsigned int cpu;
@@ -93,13 +147,19 @@ static void cpus_know_their_node(struct kunit *test)
 	if (nr_node_ids < 2 || num_online_cpus() < 2)
 		kunit_skip(test, "needs two NUMA nodes and two CPUs");
 	for_each_online_cpu(cpu) {
-		int nid = -1;
+		struct cpu_nodes r = { -1, -1 };
+		int nid = cpu_to_node(cpu);
 
-		if (cpu >= nr_node_ids)
-			break;
-		KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, read_node_id, &nid, 1), 0);
-		KUNIT_EXPECT_EQ_MSG(test, nid, (int)cpu, "CPU %u", cpu);
-		KUNIT_EXPECT_EQ_MSG(test, cpu_to_node(cpu), (int)cpu, "CPU %u", cpu);
+		KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, read_node_ids, &r, 1), 0);
+		KUNIT_EXPECT_EQ_MSG(test, r.node, nid, "CPU %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, r.mem, cpu_to_mem(cpu), "CPU %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, nid, srat_apic_to_node(cpu_apic_id(cpu)), "CPU %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, cpu_to_mem(cpu), local_memory_node(nid), "CPU %u", cpu);
+		KUNIT_EXPECT_TRUE_MSG(test, node_state(cpu_to_mem(cpu), N_MEMORY), "CPU %u", cpu);
+		if (node_state(nid, N_MEMORY))
+			KUNIT_EXPECT_EQ_MSG(test, cpu_to_mem(cpu), nid, "CPU %u", cpu);
+		if (num_online_cpus() == nr_node_ids)
+			KUNIT_EXPECT_EQ_MSG(test, nid, (int)cpu, "CPU %u", cpu);
 	}
 }
 
@@ -374,13 +434,16 @@ static void alloc_and_count(struct kunit *test, int nid, gfp_t gfp, unsigned int
 	if (!page)
 		return;		/* no ASSERT: fall_back_from() must still free its node */
 	KUNIT_EXPECT_EQ_MSG(test, page_to_nid(page), expect_nid, "%s", what);
-	expect_counted(test, &then, nid == NUMA_NO_NODE ? numa_node_id() : nid, expect_nid, what);
+	/* Linux's preferred zone: the first usable one of the zonelist */
+	expect_counted(test, &then, local_memory_node(nid == NUMA_NO_NODE ? numa_mem_id() : nid),
+		       expect_nid, what);
 	__free_pages(page, order);
 }
 
+/* Local: this CPU's memory node (its own, unless that has none: then "other"). */
 static void local_allocations_are_hits(struct kunit *test)
 {
-	int here = numa_node_id();
+	int here = numa_mem_id();
 
 	alloc_and_count(test, here, GFP_KERNEL, 0, here, "this node, order 0");
 	alloc_and_count(test, here, GFP_KERNEL, 3, here, "this node, order 3 (counted once)");
@@ -390,11 +453,11 @@ static void local_allocations_are_hits(struct kunit *test)
 
 static void allocations_on_another_node_are_hits_and_other(struct kunit *test)
 {
-	int here = numa_node_id(), nid;
+	int here = numa_mem_id(), nid;
 
 	if (nr_node_ids < 2)
 		kunit_skip(test, "one NUMA node (no SRAT); run with -numa to test");
-	for_each_node(nid) {
+	for_each_node_state(nid, N_MEMORY) {
 		if (nid == here)
 			continue;
 		alloc_and_count(test, nid, GFP_KERNEL, 0, nid, "another node");
@@ -421,7 +484,11 @@ static void alloc_on_this_cpu(void *info)
 		__free_pages(r->page, 0);
 }
 
-/* Local and other go by the allocating CPU's node: check them from every CPU. */
+/*
+ * Local and other go by the allocating CPU's own node: check them from
+ * every CPU, for every node (one without memory gives its nearest's
+ * pages, a hit there: the preferred zone is the zonelist's first).
+ */
 static void local_and_other_follow_the_allocating_cpu(struct kunit *test)
 {
 	unsigned int cpu;
@@ -432,18 +499,19 @@ static void local_and_other_follow_the_allocating_cpu(struct kunit *test)
 	for_each_online_cpu(cpu) {
 		for_each_node(nid) {
 			struct remote_alloc r = { .nid = nid };
-			enum numa_stat_item item = nid == cpu_to_node(cpu) ? NUMA_LOCAL : NUMA_OTHER;
+			int mem = local_memory_node(nid);
+			enum numa_stat_item item = mem == cpu_to_node(cpu) ? NUMA_LOCAL : NUMA_OTHER;
 
 			KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, alloc_on_this_cpu, &r, 1),
 					0);
 			KUNIT_EXPECT_NOT_NULL_MSG(test, r.page, "CPU %u, node %d", cpu, nid);
 			if (!r.page)
 				continue;
-			KUNIT_EXPECT_EQ_MSG(test, page_to_nid(r.page), nid, "CPU %u", cpu);
-			KUNIT_EXPECT_EQ_MSG(test, r.now.c[item][nid], r.then.c[item][nid] + 1,
-					    "CPU %u (node %d), allocating on node %d: %s", cpu,
-					    cpu_to_node(cpu), nid, numa_event_names[item]);
-			KUNIT_EXPECT_EQ_MSG(test, r.now.c[NUMA_HIT][nid], r.then.c[NUMA_HIT][nid] + 1,
+			KUNIT_EXPECT_EQ_MSG(test, page_to_nid(r.page), mem, "CPU %u, node %d", cpu, nid);
+			KUNIT_EXPECT_EQ_MSG(test, r.now.c[item][mem], r.then.c[item][mem] + 1,
+					    "CPU %u (node %d), allocating on node %d: %s of node %d",
+					    cpu, cpu_to_node(cpu), nid, numa_event_names[item], mem);
+			KUNIT_EXPECT_EQ_MSG(test, r.now.c[NUMA_HIT][mem], r.then.c[NUMA_HIT][mem] + 1,
 					    "CPU %u, node %d", cpu, nid);
 		}
 	}
@@ -493,13 +561,13 @@ static void fall_back_from(struct kunit *test, int full)
 
 static void full_node_falls_back_to_the_nearest(struct kunit *test)
 {
-	int here = numa_node_id(), nid;
+	int here = numa_mem_id(), nid;
 
-	if (nr_node_ids < 2)
-		kunit_skip(test, "one NUMA node (no SRAT); run with -numa to test");
+	if (num_node_state(N_MEMORY) < 2)
+		kunit_skip(test, "needs two NUMA nodes with memory; run with -numa to test");
 	/* this CPU's node (the nearest is another CPU's) and another (maybe ours is nearest) */
 	fall_back_from(test, here);
-	for_each_node(nid) {
+	for_each_node_state(nid, N_MEMORY) {
 		if (nid != here) {
 			fall_back_from(test, nid);
 			break;
@@ -507,9 +575,125 @@ static void full_node_falls_back_to_the_nearest(struct kunit *test)
 	}
 }
 
+/* ---------------------------------------------------------------- memoryless nodes */
+
+/* Skip unless some node has CPUs but no memory. */
+static void need_memoryless_node(struct kunit *test)
+{
+	if (num_node_state(N_MEMORY) == nr_node_ids)
+		kunit_skip(test, "every node has memory; numa-q35-256M-memless has one without");
+}
+
+/*
+ * A node without memory: its zonelist has other nodes' zones only, so its
+ * allocations land on the nearest node that has memory, counted there as
+ * hits (the zonelist's first zone is the preferred one); and a CPU of it
+ * has that node as numa_mem_id(), and allocates there, never "local".
+ */
+static void memoryless_node_allocates_from_nearest(struct kunit *test)
+{
+	unsigned int cpu;
+	int nid;
+
+	need_memoryless_node(test);
+	for_each_online_node(nid) {
+		int nearest = nearest_other_node(nid);
+
+		if (node_state(nid, N_MEMORY))
+			continue;
+		KUNIT_ASSERT_GE_MSG(test, nearest, 0, "node %d", nid);
+		KUNIT_EXPECT_EQ_MSG(test, local_memory_node(nid), nearest, "node %d", nid);
+		KUNIT_EXPECT_NULL(test,
+				  NODE_DATA(nid)->node_zonelists[ZONELIST_NOFALLBACK]._zonerefs[0].zone);
+		alloc_and_count(test, nid, GFP_KERNEL, 0, nearest, "memoryless node, order 0");
+		alloc_and_count(test, nid, GFP_KERNEL, 3, nearest, "memoryless node, order 3");
+		for_each_online_cpu(cpu) {
+			struct remote_alloc r = { .nid = NUMA_NO_NODE };
+
+			if (cpu_to_node(cpu) != nid)
+				continue;
+			KUNIT_EXPECT_EQ_MSG(test, cpu_to_mem(cpu), nearest, "CPU %u", cpu);
+			KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, alloc_on_this_cpu, &r, 1),
+					0);
+			KUNIT_ASSERT_NOT_NULL_MSG(test, r.page, "CPU %u", cpu);
+			KUNIT_EXPECT_EQ_MSG(test, page_to_nid(r.page), nearest, "CPU %u", cpu);
+			KUNIT_EXPECT_EQ(test, r.now.c[NUMA_HIT][nearest], r.then.c[NUMA_HIT][nearest] + 1);
+			KUNIT_EXPECT_EQ(test, r.now.c[NUMA_OTHER][nearest],
+					r.then.c[NUMA_OTHER][nearest] + 1);
+			KUNIT_EXPECT_EQ(test, r.now.c[NUMA_LOCAL][nearest], r.then.c[NUMA_LOCAL][nearest]);
+			KUNIT_EXPECT_EQ(test, r.now.c[NUMA_MISS][nearest], r.then.c[NUMA_MISS][nearest]);
+		}
+	}
+}
+
+/*
+ * __GFP_THISNODE on a node without memory: NULL at once, as Linux - no
+ * reclaim, no OOM killer, no numa_* counter moves - and one "page
+ * allocation failure" report per call unless __GFP_NOWARN.
+ */
+static void thisnode_on_a_memoryless_node_fails_at_once(struct kunit *test)
+{
+	static const gfp_t gfps[] = { GFP_KERNEL, GFP_ATOMIC, GFP_KERNEL | __GFP_RETRY_MAYFAIL };
+	int nid;
+
+	need_memoryless_node(test);
+	kunit_expect_report(test, "page allocation failure: order:0");
+	for_each_online_node(nid) {
+		unsigned long stalls = global_vm_event(ALLOCSTALL);
+		unsigned long fails = global_vm_event(PGALLOC_FAIL);
+		unsigned long pos = printk_log_pos();
+		struct numa_counts then, now;
+		struct page *page;
+
+		if (node_state(nid, N_MEMORY))
+			continue;
+		numa_counts_take(&then);
+		for (unsigned int i = 0; i < ARRAY_SIZE(gfps); i++) {
+			page = alloc_pages_node(nid, gfps[i] | __GFP_THISNODE | __GFP_NOWARN, i);
+			KUNIT_EXPECT_NULL_MSG(test, page, "node %d, gfp %#x", nid, gfps[i]);
+		}
+		KUNIT_EXPECT_STREQ(test, log_since(pos), "");
+		page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, 0);
+		KUNIT_EXPECT_NULL(test, page);
+		numa_counts_take(&now);
+		KUNIT_EXPECT_MEMEQ(test, &now, &then, sizeof(now));
+		KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "page allocation failure"), 1);
+		KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "oom-killer"), 0);
+		KUNIT_EXPECT_EQ(test, global_vm_event(ALLOCSTALL), stalls);
+		KUNIT_EXPECT_EQ(test, global_vm_event(PGALLOC_FAIL), fails + ARRAY_SIZE(gfps) + 1);
+	}
+}
+
+/*
+ * The monitor's `numa` shows a node without memory as such: 0 MB, the
+ * node its CPUs allocate from, its CPUs, and the node states.
+ */
+static void monitor_shows_memoryless_nodes(struct kunit *test)
+{
+	char cmd[] = "numa", want[96];
+	unsigned long pos = printk_log_pos();
+	const char *log;
+	int nid;
+
+	KUNIT_ASSERT_EQ(test, monitor_execute(cmd), 0);
+	log = log_since(pos);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "node states: online "));
+	for_each_node(nid) {
+		bool memoryless = !node_state(nid, N_MEMORY);
+
+		snprintf(want, sizeof(want), "node %d size: 0 MB (no memory: its CPUs allocate "
+			 "from node %d)\n", nid, local_memory_node(nid));
+		KUNIT_EXPECT_EQ_MSG(test, strstr(log, want) != NULL, memoryless, "%s", want);
+	}
+	need_memoryless_node(test);
+	snprintf(want, sizeof(want), "has_memory 0-%u\n", nr_node_ids - 1);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(log, want), "not every node has memory");
+}
+
 static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(cpus_know_their_node),
-	KUNIT_CASE(every_node_has_memory),
+	KUNIT_CASE(node_states_say_what_each_node_has),
+	KUNIT_CASE(every_node_with_memory_has_pages),
 	KUNIT_CASE(thisnode_allocations_stay_on_their_node),
 	KUNIT_CASE(node_of_a_page_matches_its_zone_span),
 	KUNIT_CASE(distances_are_the_slits),
@@ -520,6 +704,9 @@ static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(allocations_on_another_node_are_hits_and_other),
 	KUNIT_CASE(local_and_other_follow_the_allocating_cpu),
 	KUNIT_CASE(full_node_falls_back_to_the_nearest),
+	KUNIT_CASE(memoryless_node_allocates_from_nearest),
+	KUNIT_CASE(thisnode_on_a_memoryless_node_fails_at_once),
+	KUNIT_CASE(monitor_shows_memoryless_nodes),
 	{}
 };
 static struct kunit_suite numa_suite = {

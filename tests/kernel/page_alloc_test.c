@@ -338,9 +338,10 @@ touched:
 
 /* ---------------------------------------------------------------- zones */
 
-static struct zone *zone_of_node0(enum zone_type z)
+/* Zone @z of this CPU's memory node, where its allocations start (see top_zone()) */
+static struct zone *local_zone(enum zone_type z)
 {
-	return &NODE_DATA(0)->node_zones[z];
+	return &NODE_DATA(numa_mem_id())->node_zones[z];
 }
 
 /* Take all of one zone with @zone_gfp: every block must lie below @end_pfn. */
@@ -366,7 +367,7 @@ static void check_zone_limit(struct kunit *test, gfp_t zone_gfp, unsigned long e
 
 static void gfp_dma_is_below_16m(struct kunit *test)
 {
-	if (!zone_populated(zone_of_node0(ZONE_DMA)))
+	if (!zone_populated(local_zone(ZONE_DMA)))
 		kunit_skip(test, "no ZONE_DMA");
 	check_zone_limit(test, __GFP_DMA, ZONE_DMA_END_PFN, ZONE_DMA);
 }
@@ -382,8 +383,8 @@ static void gfp_kernel_prefers_the_highest_zone(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, top);
 	kunit_info(test, "highest zone: %s", top->name);
-	if (zone_populated(zone_of_node0(ZONE_NORMAL)))
-		KUNIT_EXPECT_PTR_EQ(test, top, zone_of_node0(ZONE_NORMAL));
+	if (zone_populated(local_zone(ZONE_NORMAL)))
+		KUNIT_EXPECT_PTR_EQ(test, top, local_zone(ZONE_NORMAL));
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o += 2) {
 		struct page *page = held_alloc(&pa_ctx.held, GFP_KERNEL, o);
 
@@ -410,14 +411,14 @@ static void zone_fallback_goes_down_and_keeps_lowmem_reserve(struct kunit *test)
 	struct page *page;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		zone_free_before[z] = zone_of_node0(z)->nr_free;
+		zone_free_before[z] = local_zone(z)->nr_free;
 	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
 		while ((page = held_alloc(&pa_ctx.held, gfp, o))) {
 			struct zone *zone = page_zone(page);
 
 			zones_used |= 1U << page_zonenum(page);
 			for (int z = page_zonenum(page) + 1; z < MAX_NR_ZONES; z++) {
-				struct zone *above = zone_of_node0(z);
+				struct zone *above = local_zone(z);
 
 				unsigned long low = above->watermark[WMARK_LOW];
 
@@ -435,7 +436,7 @@ static void zone_fallback_goes_down_and_keeps_lowmem_reserve(struct kunit *test)
 	if (!list_empty(&pa_ctx.held.blocks[MAX_PAGE_ORDER]))
 		KUNIT_EXPECT_PTR_EQ(test, page_zone(page), top_zone());
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = zone_of_node0(z);
+		struct zone *zone = local_zone(z);
 
 		if (!zone_populated(zone) || zone == top_zone())
 			continue;
@@ -447,7 +448,7 @@ static void zone_fallback_goes_down_and_keeps_lowmem_reserve(struct kunit *test)
 			KUNIT_EXPECT_TRUE_MSG(test, zones_used & (1U << z),
 					      "GFP_KERNEL never fell back to zone %s", zone->name);
 	}
-	if (zone_populated(zone_of_node0(ZONE_DMA))) {
+	if (zone_populated(local_zone(ZONE_DMA))) {
 		page = held_alloc(&pa_ctx.held, gfp | __GFP_DMA, 0);
 		KUNIT_EXPECT_NOT_NULL(test, page);
 		if (page)
@@ -457,25 +458,33 @@ static void zone_fallback_goes_down_and_keeps_lowmem_reserve(struct kunit *test)
 	expect_all_restored(test);
 }
 
+/*
+ * Every node with memory gives its own pages, even with __GFP_THISNODE; a
+ * node without gives its nearest's (numa.memoryless_node_allocates_from_nearest
+ * checks it in detail); no node, or one that does not exist, means this
+ * CPU's memory node.
+ */
 static void alloc_pages_node_gives_that_node(struct kunit *test)
 {
-	static const int nids[] = { NUMA_NO_NODE, 12345 };	/* both: this CPU's node */
+	static const int nids[] = { NUMA_NO_NODE, 12345 };	/* both: this CPU's memory node */
 	struct page *page;
 	int nid;
 
 	for_each_node(nid) {
+		gfp_t thisnode = node_state(nid, N_MEMORY) ? __GFP_THISNODE : 0;
+
 		for (unsigned int o = 0; o <= 2; o += 2) {
-			page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, o);
+			page = alloc_pages_node(nid, GFP_KERNEL | thisnode, o);
 			KUNIT_ASSERT_NOT_NULL(test, page);
 			held_add(&pa_ctx.held, page, o);
-			KUNIT_EXPECT_EQ(test, page_to_nid(page), nid);
+			KUNIT_EXPECT_EQ(test, page_to_nid(page), local_memory_node(nid));
 		}
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(nids); i++) {
 		page = alloc_pages_node(nids[i], GFP_KERNEL, 1);
 		KUNIT_ASSERT_NOT_NULL(test, page);
 		held_add(&pa_ctx.held, page, 1);
-		KUNIT_EXPECT_EQ(test, page_to_nid(page), numa_node_id());
+		KUNIT_EXPECT_EQ(test, page_to_nid(page), numa_mem_id());
 	}
 }
 

@@ -100,7 +100,7 @@ static inline unsigned long held_free_all(struct held_pages *h)
 static inline void drop_caches(void)
 {
 	kmem_cache_shrink_all();
-	shrink_all_caches(GFP_KERNEL, numa_node_id(), RECLAIM_FULL);
+	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
 	drain_all_pages();
 }
 
@@ -170,12 +170,18 @@ static inline void expect_buddy_snapshot_eq(struct kunit *test, const struct bud
 	}
 }
 
-/* The highest populated zone of node 0: where GFP_KERNEL looks first. */
+/*
+ * The highest populated zone of this CPU's memory node (numa_mem_id(): its
+ * own node, or the nearest with memory if it has none): where this CPU's
+ * GFP_KERNEL allocations look first.
+ */
 static inline struct zone *top_zone(void)
 {
+	pg_data_t *pgdat = NODE_DATA(numa_mem_id());
+
 	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
-		if (zone_populated(&NODE_DATA(0)->node_zones[z]))
-			return &NODE_DATA(0)->node_zones[z];
+		if (zone_populated(&pgdat->node_zones[z]))
+			return &pgdat->node_zones[z];
 	}
 	return NULL;
 }

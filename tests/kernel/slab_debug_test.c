@@ -557,12 +557,15 @@ static void write_after_free_found_by_validate(struct kunit *test)
 
 static u8 wild_target[64];	/* where a stray write aims the freelist */
 
-/* Allocate from @s's slabs on this node, bypassing the sheaves: the freelist is read now. */
+/*
+ * Allocate from @s's slabs on this CPU's memory node, bypassing the
+ * sheaves: the freelist is read now.
+ */
 static __noinline void *alloc_from_slab(struct kmem_cache *s)
 {
 	if (ctx.kmalloc)
-		return kmalloc_node(OWN_SIZE + 8, GFP_KERNEL, numa_node_id());
-	return kmem_cache_alloc_node(s, GFP_KERNEL, numa_node_id());
+		return kmalloc_node(OWN_SIZE + 8, GFP_KERNEL, numa_mem_id());
+	return kmem_cache_alloc_node(s, GFP_KERNEL, numa_mem_id());
 }
 
 /*

@@ -66,7 +66,7 @@ static struct slub_percpu_sheaves *this_cpu_sheaves(void)
 
 static struct node_barn *this_barn(void)
 {
-	return &get_node(sh.s, numa_node_id())->barn;
+	return &get_node(sh.s, numa_mem_id())->barn;	/* its memory node's */
 }
 
 static unsigned long slab_list_inuse(u32 head)

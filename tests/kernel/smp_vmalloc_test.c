@@ -640,14 +640,15 @@ static void vmalloc_here(struct work_struct *work)
 	u8 *p = vmalloc(SZ_1M);
 
 	(void)work;
-	local.nid = numa_node_id();
+	local.nid = numa_mem_id();
 	local.off_node = p ? pages_off_node(p, SZ_1M, local.nid) : ~0UL;
 	vfree(p);
 }
 
 /*
  * vmalloc_node(size, N) and vzalloc_node() take every page from node N
- * (while it has them); plain vmalloc() takes the calling CPU's node.
+ * (while it has them; from the nearest node with memory if N has none);
+ * plain vmalloc() takes the calling CPU's memory node (numa_mem_id()).
  */
 static void vmalloc_node_places_every_page(struct kunit *test)
 {
@@ -657,11 +658,12 @@ static void vmalloc_node_places_every_page(struct kunit *test)
 	if (nr_node_ids < 2)
 		kunit_skip(test, "needs 2 NUMA nodes, this machine has 1");
 	for_each_node(nid) {
+		int mem = local_memory_node(nid);
 		u8 *p, *z;
 
-		if (node_free_pages(nid) < 4 * SZ_1M / PAGE_SIZE) {
-			kunit_info(test, "node %d: %lu free pages, too few to try", nid,
-				   node_free_pages(nid));
+		if (node_free_pages(mem) < 4 * SZ_1M / PAGE_SIZE) {
+			kunit_info(test, "node %d: %lu free pages, too few to try", mem,
+				   node_free_pages(mem));
 			continue;
 		}
 		p = vmalloc_node(SZ_1M, nid);
@@ -669,8 +671,8 @@ static void vmalloc_node_places_every_page(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		KUNIT_ASSERT_NOT_NULL(test, z);
 		KUNIT_EXPECT_EQ(test, find_vm_area(p)->node, nid);
-		KUNIT_EXPECT_EQ_MSG(test, pages_off_node(p, SZ_1M, nid), 0, "node %d", nid);
-		KUNIT_EXPECT_EQ_MSG(test, pages_off_node(z, SZ_1M, nid), 0, "node %d", nid);
+		KUNIT_EXPECT_EQ_MSG(test, pages_off_node(p, SZ_1M, mem), 0, "node %d", nid);
+		KUNIT_EXPECT_EQ_MSG(test, pages_off_node(z, SZ_1M, mem), 0, "node %d", nid);
 		vm_fill(p, SZ_1M, TAG);
 		KUNIT_EXPECT_EQ(test, vm_check(p, SZ_1M, TAG), 0);
 		vfree(p);
@@ -683,7 +685,7 @@ static void vmalloc_node_places_every_page(struct kunit *test)
 		INIT_WORK(&local.work, vmalloc_here);
 		KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &local.work));
 		flush_work(&local.work);
-		KUNIT_EXPECT_EQ(test, local.nid, cpu_to_node(cpu));
+		KUNIT_EXPECT_EQ(test, local.nid, cpu_to_mem(cpu));
 		KUNIT_EXPECT_EQ_MSG(test, local.off_node, 0, "CPU%u, node %d", cpu, local.nid);
 	}
 	expect_vmalloc_back(test, &sctx.before);

@@ -159,6 +159,10 @@ static void zeroing_variants_give_zeroed_memory(struct kunit *test)
 	expect_vmalloc_back(test, &vctx.before);
 }
 
+/*
+ * vmalloc_node(size, 0) takes node 0's pages, or if node 0 has no memory
+ * the nearest node's; NUMA_NO_NODE takes this CPU's memory node's.
+ */
 static void node_variants_take_pages_of_that_node(struct kunit *test)
 {
 	const unsigned long size = 32 * PAGE_SIZE;
@@ -168,8 +172,12 @@ static void node_variants_take_pages_of_that_node(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, q);
 	KUNIT_EXPECT_EQ(test, find_vm_area(p)->node, 0);
 	KUNIT_EXPECT_EQ(test, find_vm_area(q)->node, NUMA_NO_NODE);
-	for (unsigned long i = 0; i < size / PAGE_SIZE; i++)
-		KUNIT_EXPECT_EQ(test, page_to_nid(vmalloc_to_page(p + i * PAGE_SIZE)), 0);
+	for (unsigned long i = 0; i < size / PAGE_SIZE; i++) {
+		KUNIT_EXPECT_EQ(test, page_to_nid(vmalloc_to_page(p + i * PAGE_SIZE)),
+				local_memory_node(0));
+		KUNIT_EXPECT_EQ(test, page_to_nid(vmalloc_to_page(q + i * PAGE_SIZE)),
+				numa_mem_id());
+	}
 	vm_fill(p, size, TAG);
 	vm_fill(q, size, ~TAG);
 	KUNIT_EXPECT_EQ(test, vm_check(p, size, TAG), 0);
@@ -312,7 +320,7 @@ static void failed_vmalloc_leaves_nothing_behind(struct kunit *test)
 
 /*
  * Leave no free block of order 3 or more anywhere, and about @pages pages
- * free in the zone where CPU 0's GFP_KERNEL allocations look first, all in
+ * free in the zone where this CPU's GFP_KERNEL allocations look first, all in
  * order-2 blocks whose buddies are held: take every page there is (down to
  * the last reserve), give back large blocks of that zone worth 2 * @pages,
  * take those back as order-2 blocks, then free every other one.
