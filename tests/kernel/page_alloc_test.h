@@ -129,6 +129,42 @@ static inline unsigned long held_exhaust(struct held_pages *h, gfp_t gfp)
 	return h->nr_pages - before;
 }
 
+/*
+ * How many pages GFP_KERNEL can take without reclaim: each zone's free
+ * pages above its min watermark and the part it keeps for callers that can
+ * only use it (lowmem_reserve), once the per-CPU lists are drained.  On a
+ * machine of 16 to 24 MiB this is only a few MiB.
+ */
+static inline unsigned long pages_available(void)
+{
+	unsigned long avail = 0;
+	struct zone *zone;
+
+	drain_all_pages();
+	for_each_populated_zone(zone) {
+		unsigned long keep = zone->watermark[WMARK_MIN] + zone->lowmem_reserve[ZONE_NORMAL];
+		unsigned long free = READ_ONCE(zone->nr_free);
+
+		if (free > keep)
+			avail += free - keep;
+	}
+	return avail;
+}
+
+/*
+ * Skip the case unless @pages pages, and their page tables, are available
+ * (pages_available()): for a case whose sizes are fixed and that a small
+ * machine cannot hold, with the figures in the reason.
+ */
+static inline void need_free_pages(struct kunit *test, unsigned long pages)
+{
+	unsigned long need = pages + pages / 256 + 16, avail = pages_available();
+
+	if (need > avail)
+		kunit_skip(test, "needs %lu free pages above the watermarks, this machine has %lu",
+			   need, avail);
+}
+
 /* Every zone's free_area[].nr_free, as /proc/buddyinfo shows them. */
 struct buddy_snapshot {
 	unsigned long nr_free[MAX_NUMNODES][MAX_NR_ZONES][NR_PAGE_ORDERS];
