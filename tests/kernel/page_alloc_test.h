@@ -165,6 +165,55 @@ static inline void need_free_pages(struct kunit *test, unsigned long pages)
 			   need, avail);
 }
 
+/*
+ * Skip the case unless the free lists of @zone (of every zone if NULL) can
+ * give @nr[o] blocks of each order o at once, without reclaim and above
+ * the low watermark: the largest orders first, a free block not taken
+ * counting as two of the order below (the buddy allocator splits it so).
+ * On a small machine the few blocks of the largest orders are soon split
+ * by pages that other suites keep (page tables, slabs): not a leak.
+ */
+static inline void need_free_blocks(struct kunit *test, struct zone *zone,
+				    const unsigned long nr[NR_PAGE_ORDERS])
+{
+	unsigned long blocks = 0, pages = 0, above_low = 0;
+	int largest = -1;
+	struct zone *z;
+
+	drain_all_pages();
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
+		unsigned long free = 0;
+
+		for_each_populated_zone(z) {
+			if (!zone || z == zone)
+				free += READ_ONCE(z->free_area[o].nr_free);
+		}
+		if (free && largest < 0)
+			largest = o;
+		blocks = 2 * blocks + free;
+		if (blocks < nr[o] && largest < 0)
+			kunit_skip(test, "needs %lu free blocks of order %d%s%s, there is none of "
+				   "that order or larger", nr[o], o, zone ? " in " : "",
+				   zone ? zone->name : "");
+		if (blocks < nr[o])
+			kunit_skip(test, "needs %lu free blocks of order %d%s%s, the free lists give "
+				   "%lu once the larger orders are served (largest free block: order %d)",
+				   nr[o], o, zone ? " in " : "", zone ? zone->name : "", blocks,
+				   largest);
+		blocks -= nr[o];
+		pages += nr[o] << o;
+	}
+	for_each_populated_zone(z) {
+		unsigned long keep = z->watermark[WMARK_LOW] + z->lowmem_reserve[ZONE_NORMAL];
+
+		if ((!zone || z == zone) && z->nr_free > keep)
+			above_low += z->nr_free - keep;
+	}
+	if (pages > above_low)
+		kunit_skip(test, "needs %lu free pages above the low watermark%s%s, there are %lu",
+			   pages, zone ? " in " : "", zone ? zone->name : "", above_low);
+}
+
 /* Every zone's free_area[].nr_free, as /proc/buddyinfo shows them. */
 struct buddy_snapshot {
 	unsigned long nr_free[MAX_NUMNODES][MAX_NR_ZONES][NR_PAGE_ORDERS];
