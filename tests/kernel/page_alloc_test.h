@@ -165,6 +165,22 @@ static inline void need_free_pages(struct kunit *test, unsigned long pages)
 			   need, avail);
 }
 
+/* The largest order of any free block, in any zone, after draining; -1 if none. */
+static inline int largest_free_order(void)
+{
+	struct zone *zone;
+	int largest = -1;
+
+	drain_all_pages();
+	for_each_populated_zone(zone) {
+		for (int o = MAX_PAGE_ORDER; o > largest; o--) {
+			if (READ_ONCE(zone->free_area[o].nr_free))
+				largest = o;
+		}
+	}
+	return largest;
+}
+
 /*
  * Skip the case unless the free lists of @zone (of every zone if NULL) can
  * give @nr[o] blocks of each order o at once, without reclaim and above
@@ -192,13 +208,13 @@ static inline void need_free_blocks(struct kunit *test, struct zone *zone,
 			largest = o;
 		blocks = 2 * blocks + free;
 		if (blocks < nr[o] && largest < 0)
-			kunit_skip(test, "needs %lu free blocks of order %d%s%s, there is none of "
-				   "that order or larger", nr[o], o, zone ? " in " : "",
+			kunit_skip(test, "needs %lu free block%s of order %d%s%s, there is none of "
+				   "that order or larger", nr[o], nr[o] == 1 ? "" : "s", o, zone ? " in " : "",
 				   zone ? zone->name : "");
 		if (blocks < nr[o])
-			kunit_skip(test, "needs %lu free blocks of order %d%s%s, the free lists give "
-				   "%lu once the larger orders are served (largest free block: order %d)",
-				   nr[o], o, zone ? " in " : "", zone ? zone->name : "", blocks,
+			kunit_skip(test, "needs %lu free block%s of order %d%s%s, the free lists "
+				   "give %lu once the larger orders are served (largest free block: "
+				   "order %d)", nr[o], nr[o] == 1 ? "" : "s", o, zone ? " in " : "", zone ? zone->name : "", blocks,
 				   largest);
 		blocks -= nr[o];
 		pages += nr[o] << o;
