@@ -209,13 +209,13 @@ static inline void need_free_blocks(struct kunit *test, struct zone *zone,
 		blocks = 2 * blocks + free;
 		if (blocks < nr[o] && largest < 0)
 			kunit_skip(test, "needs %lu free block%s of order %d%s%s, there is none of "
-				   "that order or larger", nr[o], nr[o] == 1 ? "" : "s", o, zone ? " in " : "",
-				   zone ? zone->name : "");
+				   "that order or larger", nr[o], nr[o] == 1 ? "" : "s", o,
+				   zone ? " in " : "", zone ? zone->name : "");
 		if (blocks < nr[o])
 			kunit_skip(test, "needs %lu free block%s of order %d%s%s, the free lists "
 				   "give %lu once the larger orders are served (largest free block: "
-				   "order %d)", nr[o], nr[o] == 1 ? "" : "s", o, zone ? " in " : "", zone ? zone->name : "", blocks,
-				   largest);
+				   "order %d)", nr[o], nr[o] == 1 ? "" : "s", o, zone ? " in " : "",
+				   zone ? zone->name : "", blocks, largest);
 		blocks -= nr[o];
 		pages += nr[o] << o;
 	}
