@@ -15,6 +15,7 @@
  * are back (kvmalloc_test.h), once the deferred frees have run.
  */
 #include "kvmalloc_test.h"
+#include "page_alloc_test.h"
 #include "mm/kvdemo.h"
 #include "kernel/hardirq.h"
 #include "arch/x86_64/timer.h"
@@ -308,6 +309,7 @@ static void kvfree_in_an_interrupt_handler_frees_both_kinds(struct kunit *test)
 	struct irq_free f[2];
 
 	need_two_cpus(test);
+	need_free_pages(test, 2 * MAX_SIZE / PAGE_SIZE);
 	kv_snapshot_take(&before);
 	for (unsigned int i = 0; i < 2; i++) {
 		b[i].p = kvmalloc(b[i].size, GFP_KERNEL);
