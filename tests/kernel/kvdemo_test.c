@@ -244,12 +244,13 @@ static void rfc_scan_in_the_hard_state(struct kunit *test)
 	restore(test);
 	kvdemo_unregister(&demo.d);
 	/*
-	 * vmalloc() tries every size up to all of RAM.  On a small machine
-	 * (below 32 MiB) the largest power of two it tries does not fit in
-	 * what the hard state leaves: the OOM killer is invoked, finds
-	 * nobody to kill, and says so; that size fails and the scan ends.
+	 * vmalloc() tries every size of the scan up to all of RAM.  On a
+	 * small machine (below 32 MiB) the largest power of two it tries
+	 * does not fit in what the hard state leaves: the OOM killer is
+	 * invoked, finds nobody to kill, and says so; that size fails and
+	 * the scan ends.
 	 */
-	while (2 * top <= totalram_pages)
+	while (2 * top <= totalram_pages && 2 * top <= SCAN_END / PAGE_SIZE)
 		top *= 2;
 	avail = pages_available();
 	kunit_info(test, "RAM %lu pages, largest size tried %lu pages, %lu available\n",
