@@ -203,7 +203,8 @@ int kvdemo_setup(struct kvdemo *d)
 	drain_all_pages();
 	free = nr_free_pages();
 	d->victim_blocks_wanted = max(free / 128 / GROUP, 16UL);
-	d->cache_wanted = max(free / 16, 128UL);
+	/* two reclaim batches at least: one light pass must not empty it (12 MiB machines) */
+	d->cache_wanted = max(free / 16, 2 * 128UL);
 	if (!take_victim_blocks(d, GFP_KERNEL | __GFP_NORETRY))
 		goto fail;
 	fragment(d);

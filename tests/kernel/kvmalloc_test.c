@@ -291,9 +291,11 @@ static void slab_attempt_gets_the_policys_flags(struct kunit *test)
 static void atomic_callers_never_get_vmalloc_memory(struct kunit *test)
 {
 	static const gfp_t atomic[] = { GFP_ATOMIC, GFP_NOWAIT, GFP_ATOMIC | __GFP_NOFAIL };
-	struct kv_counts then = counts();
+	struct kv_counts then;
 	void *p;
 
+	need_free_pages(test, BIG / PAGE_SIZE + 2);	/* a vmalloc area of BIG + 1 */
+	then = counts();
 	KUNIT_EXPECT_NULL(test, kvmalloc(BIG, GFP_ATOMIC));
 	KUNIT_EXPECT_NULL(test, kvmalloc(BIG, GFP_NOWAIT));
 	KUNIT_EXPECT_NULL(test, kvzalloc(BIG, GFP_ATOMIC));
@@ -331,7 +333,8 @@ static void fragment_memory(struct kunit *test)
 	if (page)
 		__free_pages(page, 3);
 	KUNIT_ASSERT_NULL_MSG(test, page, "an order-3 block was free: memory is not fragmented");
-	KUNIT_ASSERT_GT(test, nr_free_pages(), 1024);
+	/* plentiful: 4 MiB, or a quarter of RAM on a machine below 16 MiB */
+	KUNIT_ASSERT_GT(test, nr_free_pages(), min(1024UL, totalram_pages / 4));
 }
 
 /*
@@ -524,6 +527,7 @@ static void zeroing_variants_zero_both_kinds(struct kunit *test)
 {
 	bool seen_vmalloc = false, seen_slab = false;
 
+	need_free_pages(test, BIG / PAGE_SIZE + 2);	/* a vmalloc area of BIG + 1 */
 	for (unsigned int i = 0; i < ARRAY_SIZE(zero_sizes); i++) {
 		size_t size = zero_sizes[i];
 		void *p = kvmalloc(runtime(size), GFP_KERNEL);
@@ -557,9 +561,11 @@ static void zeroing_variants_zero_both_kinds(struct kunit *test)
 static void array_overflow_is_null(struct kunit *test)
 {
 	const size_t half = ~(size_t)0 / 2 + 1;
-	struct kv_counts then = counts();
+	struct kv_counts then;
 	void *p;
 
+	need_free_pages(test, BIG / PAGE_SIZE + 2);	/* a vmalloc area of BIG + 1 */
+	then = counts();
 	KUNIT_EXPECT_NULL(test, kvmalloc_array(half, 2, GFP_KERNEL));
 	KUNIT_EXPECT_NULL(test, kvmalloc_array(2, half, GFP_KERNEL));
 	KUNIT_EXPECT_NULL(test, kvmalloc_array(runtime(~(size_t)0), runtime(~(size_t)0),
@@ -574,7 +580,7 @@ static void array_overflow_is_null(struct kunit *test)
 	fill(p, 3000, 3);
 	kvfree(p);
 	p = kvcalloc(BIG / 16, 16, GFP_KERNEL);
-	KUNIT_EXPECT_TRUE(test, is_vmalloc_addr(p));
+	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(p));
 	KUNIT_EXPECT_EQ(test, nonzero(p, BIG), 0);
 	kvfree(p);
 	kv_expect_back(test, &kv.before);
@@ -584,9 +590,11 @@ static void array_overflow_is_null(struct kunit *test)
 
 static void kvrealloc_of_null_and_to_zero(struct kunit *test)
 {
-	struct kv_counts then = counts();
+	struct kv_counts then;
 	void *p, *v;
 
+	need_free_pages(test, BIG / PAGE_SIZE + 2);	/* a vmalloc area of BIG + 1 */
+	then = counts();
 	p = kvrealloc(NULL, 100, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	fill(p, 100, 1);
@@ -610,6 +618,7 @@ static void kvrealloc_in_place_when_it_fits(struct kunit *test)
 	struct kv_counts then;
 	u8 *p, *v;
 
+	need_free_pages(test, BIG / PAGE_SIZE + 2);	/* a vmalloc area of BIG + 1 */
 	p = kvmalloc(100, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	fill(p, 100, 7);
@@ -649,6 +658,7 @@ static void kvrealloc_across_the_line_keeps_contents(struct kunit *test)
 {
 	u8 *p;
 
+	need_free_pages(test, (2 * BIG + SZ_1M) / PAGE_SIZE);	/* BIG and BIG + 1 MiB at once */
 	p = kvmalloc(100, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	fill(p, 100, 0x11);
@@ -706,6 +716,7 @@ static void kvrealloc_with_gfp_zero_zeroes_new_bytes(struct kunit *test)
 	u8 *p = NULL;
 	u64 tag = 0;
 
+	need_free_pages(test, 2 * BIG / PAGE_SIZE + 2);	/* BIG + 100 moves to BIG + a page */
 	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
 		for (unsigned int j = 0; j < 4; j++) {
 			size_t next = steps[i][j];
@@ -736,10 +747,12 @@ static char not_heap[64];
  */
 static void kvrealloc_refuses_bad_pointers(struct kunit *test)
 {
-	struct page *page = alloc_page(GFP_KERNEL);
+	struct page *page;
 	struct kv_counts then;
 	void *bad[5], *mapped, *v, *freed;
 
+	need_free_pages(test, BIG / PAGE_SIZE + 2);
+	page = alloc_page(GFP_KERNEL);
 	kunit_expect_report(test, "BUG: kvrealloc(");
 	kunit_expect_report(test, "BUG: kfree of");
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -781,8 +794,10 @@ static void kvmemdup_copies_into_either_kind(struct kunit *test)
 {
 	static const size_t sizes[] = { 1, 100, PAGE_SIZE + 1, 65536, BIG };
 	struct kv_counts then;
-	u8 *src = vmalloc(BIG), *copy;
+	u8 *src, *copy;
 
+	need_free_pages(test, 2 * BIG / PAGE_SIZE);	/* BIG and its copy */
+	src = vmalloc(BIG);
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	then = counts();
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -914,6 +929,7 @@ static void sensitive_vmalloc(struct kunit *test, bool irqs_off)
 
 static void kvfree_sensitive_leaves_no_byte_of_the_secret(struct kunit *test)
 {
+	need_free_pages(test, KMALLOC_MAX_SIZE / PAGE_SIZE + 4);	/* sensitive_vmalloc() */
 	set_page_poisoning(false);
 	vm_unmap_aliases();
 	kvfree_sensitive(NULL, 100);
@@ -935,11 +951,15 @@ static void kvfree_sensitive_leaves_no_byte_of_the_secret(struct kunit *test)
  */
 static void kvfree_of_each_kind_and_of_bad_pointers(struct kunit *test)
 {
-	struct page *page = alloc_page(GFP_KERNEL);
-	void *bad[4], *v = kvmalloc(BIG, GFP_KERNEL), *freed = vmalloc(3 * PAGE_SIZE);
+	struct page *page;
+	void *bad[4], *v, *freed;
 	unsigned long slab_bad = global_vm_event(SLAB_BAD_FREE);
 	unsigned long vmalloc_bad = global_vm_event(VMALLOC_BAD_FREE);
 
+	need_free_pages(test, BIG / PAGE_SIZE + 4);
+	page = alloc_page(GFP_KERNEL);
+	v = kvmalloc(BIG, GFP_KERNEL);
+	freed = vmalloc(3 * PAGE_SIZE);
 	kunit_expect_report(test, "BUG: kfree of");
 	kunit_expect_report(test, "BUG: vfree(");
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -988,9 +1008,11 @@ static void kvfree_of_each_kind_and_of_bad_pointers(struct kunit *test)
  */
 static void vmstat_counts_each_call_once(struct kunit *test)
 {
-	struct kv_counts then = counts();
-	void *p, *v;
+	struct kv_counts then;
+	void *p, *v, *moved;
 
+	need_free_pages(test, 3 * BIG / PAGE_SIZE);	/* 2 * BIG, then BIG more at once */
+	then = counts();
 	p = kvmalloc(100, GFP_KERNEL);
 	EXPECT_COUNTS(test, then, 1, 0, 0, 0);
 	v = kvmalloc(BIG, GFP_KERNEL);
@@ -1002,7 +1024,10 @@ static void vmstat_counts_each_call_once(struct kunit *test)
 	EXPECT_COUNTS(test, then, 1, 1, 1, 0);
 	p = kvrealloc(p, 5000, GFP_KERNEL);
 	EXPECT_COUNTS(test, then, 2, 1, 1, 0);
-	v = kvrealloc(v, 2 * BIG, GFP_KERNEL);
+	moved = kvrealloc(v, 2 * BIG, GFP_KERNEL);
+	KUNIT_EXPECT_NOT_NULL(test, moved);
+	if (moved)
+		v = moved;	/* on failure @v is still ours, to free below */
 	EXPECT_COUNTS(test, then, 2, 2, 1, 0);
 	kvfree(kvmemdup(p, 5000, GFP_KERNEL));
 	kvfree(kvzalloc(64, GFP_KERNEL));

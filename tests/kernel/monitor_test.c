@@ -13,6 +13,7 @@
  * prompt; this suite checks the helpers one by one, without a serial line.
  */
 #include "kunit/test.h"
+#include "page_alloc_test.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "mm/page_alloc.h"
@@ -231,9 +232,12 @@ static void shootdown_moves_the_counters(struct kunit *test, unsigned long pages
 	unsigned long n = num_online_cpus(), free;
 	bool by_page = pages <= tlb_single_page_flush_ceiling;
 	struct tlb_counts c0, c1;
+	unsigned long blocks[NR_PAGE_ORDERS] = { 0 };
 	char line[32];
 	unsigned int cpu;
 
+	blocks[get_order(pages * PAGE_SIZE)] = 2;	/* the command's two frames of @pages */
+	need_free_blocks(test, NULL, blocks);
 	snprintf(line, sizeof(line), "shootdown %lu", pages);
 	/* The first run ever may allocate the range's page table; that one stays. */
 	KUNIT_ASSERT_EQ(test, type_line(line), 0);

@@ -129,6 +129,107 @@ static inline unsigned long held_exhaust(struct held_pages *h, gfp_t gfp)
 	return h->nr_pages - before;
 }
 
+/*
+ * How many pages GFP_KERNEL can take without reclaim: each zone's free
+ * pages above its min watermark and the part it keeps for callers that can
+ * only use it (lowmem_reserve), once the per-CPU lists are drained.  On a
+ * machine of 16 to 24 MiB this is only a few MiB.
+ */
+static inline unsigned long pages_available(void)
+{
+	unsigned long avail = 0;
+	struct zone *zone;
+
+	drain_all_pages();
+	for_each_populated_zone(zone) {
+		unsigned long keep = zone->watermark[WMARK_MIN] + zone->lowmem_reserve[ZONE_NORMAL];
+		unsigned long free = READ_ONCE(zone->nr_free);
+
+		if (free > keep)
+			avail += free - keep;
+	}
+	return avail;
+}
+
+/*
+ * Skip the case unless @pages pages, and their page tables, are available
+ * (pages_available()): for a case whose sizes are fixed and that a small
+ * machine cannot hold, with the figures in the reason.
+ */
+static inline void need_free_pages(struct kunit *test, unsigned long pages)
+{
+	unsigned long need = pages + pages / 256 + 16, avail = pages_available();
+
+	if (need > avail)
+		kunit_skip(test, "needs %lu free pages above the watermarks, this machine has %lu",
+			   need, avail);
+}
+
+/* The largest order of any free block, in any zone, after draining; -1 if none. */
+static inline int largest_free_order(void)
+{
+	struct zone *zone;
+	int largest = -1;
+
+	drain_all_pages();
+	for_each_populated_zone(zone) {
+		for (int o = MAX_PAGE_ORDER; o > largest; o--) {
+			if (READ_ONCE(zone->free_area[o].nr_free))
+				largest = o;
+		}
+	}
+	return largest;
+}
+
+/*
+ * Skip the case unless the free lists of @zone (of every zone if NULL) can
+ * give @nr[o] blocks of each order o at once, without reclaim and above
+ * the low watermark: the largest orders first, a free block not taken
+ * counting as two of the order below (the buddy allocator splits it so).
+ * On a small machine the few blocks of the largest orders are soon split
+ * by pages that other suites keep (page tables, slabs): not a leak.
+ */
+static inline void need_free_blocks(struct kunit *test, struct zone *zone,
+				    const unsigned long nr[NR_PAGE_ORDERS])
+{
+	unsigned long blocks = 0, pages = 0, above_low = 0;
+	int largest = -1;
+	struct zone *z;
+
+	drain_all_pages();
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
+		unsigned long free = 0;
+
+		for_each_populated_zone(z) {
+			if (!zone || z == zone)
+				free += READ_ONCE(z->free_area[o].nr_free);
+		}
+		if (free && largest < 0)
+			largest = o;
+		blocks = 2 * blocks + free;
+		if (blocks < nr[o] && largest < 0)
+			kunit_skip(test, "needs %lu free block%s of order %d%s%s, there is none of "
+				   "that order or larger", nr[o], nr[o] == 1 ? "" : "s", o,
+				   zone ? " in " : "", zone ? zone->name : "");
+		if (blocks < nr[o])
+			kunit_skip(test, "needs %lu free block%s of order %d%s%s, the free lists "
+				   "give %lu once the larger orders are served (largest free block: "
+				   "order %d)", nr[o], nr[o] == 1 ? "" : "s", o, zone ? " in " : "",
+				   zone ? zone->name : "", blocks, largest);
+		blocks -= nr[o];
+		pages += nr[o] << o;
+	}
+	for_each_populated_zone(z) {
+		unsigned long keep = z->watermark[WMARK_LOW] + z->lowmem_reserve[ZONE_NORMAL];
+
+		if ((!zone || z == zone) && z->nr_free > keep)
+			above_low += z->nr_free - keep;
+	}
+	if (pages > above_low)
+		kunit_skip(test, "needs %lu free pages above the low watermark%s%s, there are %lu",
+			   pages, zone ? " in " : "", zone ? zone->name : "", above_low);
+}
+
 /* Every zone's free_area[].nr_free, as /proc/buddyinfo shows them. */
 struct buddy_snapshot {
 	unsigned long nr_free[MAX_NUMNODES][MAX_NR_ZONES][NR_PAGE_ORDERS];

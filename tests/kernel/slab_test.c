@@ -9,6 +9,7 @@
  * where it started.
  */
 #include "slab_test.h"
+#include "page_alloc_test.h"
 #include "kernel/smp.h"
 
 static unsigned long free_before;
@@ -106,6 +107,9 @@ static void kzalloc_zeroes(struct kunit *test)
 static void large_kmalloc_is_whole_pages(struct kunit *test)
 {
 	size_t sizes[] = { 8193, 65536, 1 << 20, KMALLOC_MAX_SIZE };
+	static const unsigned long one_max_block[NR_PAGE_ORDERS] = { [MAX_PAGE_ORDER] = 1 };
+
+	need_free_blocks(test, NULL, one_max_block);	/* KMALLOC_MAX_SIZE */
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		u8 *p = kmalloc(sizes[i], GFP_KERNEL);

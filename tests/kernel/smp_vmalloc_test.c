@@ -14,6 +14,7 @@
  * Cases that need a second CPU (or NUMA node) skip without one.
  */
 #include "vmalloc_test.h"
+#include "page_alloc_test.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
@@ -590,6 +591,8 @@ static void stress_random_size(struct kunit *test)
 
 static void stress_aligned_huge(struct kunit *test)
 {
+	need_cpus(test);
+	need_free_pages(test, num_online_cpus() * 3 * SZ_1M / PAGE_SIZE);	/* 3 MiB each */
 	run_everywhere(test, aligned_huge);
 }
 
