@@ -4,7 +4,8 @@
  * Before the buddy allocator can run, the kernel needs its own page tables
  * (a direct map of exactly the RAM memblock knows) and somewhere to keep
  * the struct page of every frame: the virtual array vmemmap, of which only
- * the parts describing RAM are backed by memory.  Both are built with pages
+ * the parts describing RAM are backed by memory (the holes between them
+ * share one zeroed page, read-only).  Both are built with pages
  * from memblock.  Then mm_core_init() (mm/mm_init.c, shared with the host
  * tests) starts the buddy allocator, which from then on also supplies
  * page-table pages.

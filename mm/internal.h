@@ -167,7 +167,6 @@ struct kmem_cache {
 	unsigned int order;		/* of its slabs, when memory allows */
 	unsigned int objects;		/* per slab of that order */
 	unsigned int min_order;		/* of a slab made under pressure: one object fits */
-	unsigned long reciprocal_size;	/* 2^44 / size, rounded up: slot index by multiply */
 	unsigned long start_mult;	/* size = odd << start_shift; this is odd's inverse */
 	unsigned int start_shift;	/* ... mod 2^64: object_in_slab() */
 	unsigned int sheaf_capacity;
@@ -208,21 +207,6 @@ static inline void *slab_address(const struct page *slab)
 static inline struct page *pfn_to_slab(u32 pfn)
 {
 	return pfn ? pfn_to_page(pfn) : NULL;
-}
-
-/*
- * The slot index of @obj in @slab, by multiplying instead of dividing:
- * with 2^44 / size rounded up, exact for any offset in a slab of up to
- * 4 MiB (the error stays below one slot).
- */
-#define SLAB_RECIPROCAL_SHIFT	44
-
-static inline unsigned long obj_to_index(const struct kmem_cache *s, const struct page *slab,
-					 const void *obj)
-{
-	unsigned long off = (unsigned long)obj - (unsigned long)slab_address(slab) - s->red_left_pad;
-
-	return (off * s->reciprocal_size) >> SLAB_RECIPROCAL_SHIFT;
 }
 
 /*

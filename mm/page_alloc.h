@@ -193,7 +193,8 @@ static inline unsigned int get_order(unsigned long size)
 /*
  * Which frames have a struct page is recorded per 16 MiB "section"
  * (mm/mm_init.c): a section with any RAM has struct pages for all its
- * frames, the others have none (their part of vmemmap is not mapped).
+ * frames, the others have none (above max_pfn their part of vmemmap is not
+ * mapped; below it, it maps one zeroed page read-only: mm/init.c).
  */
 #define PFN_SECTION_SHIFT	12	/* 2^12 pages = 16 MiB per section */
 #define MAX_PHYSMEM_BITS	40	/* 1 TiB of physical address space */

@@ -1143,12 +1143,13 @@ static void calculate_order(struct kmem_cache *s)
 /* object_in_slab()'s constants: size = odd << start_shift, start_mult * odd = 1 mod 2^64. */
 static void set_start_mult(struct kmem_cache *s)
 {
-	unsigned long odd = s->size >> __builtin_ctz(s->size);
+	unsigned int k = __builtin_ctz(s->size);
+	unsigned long odd = s->size >> k;
 	unsigned long inv = odd;	/* right in its low 3 bits: odd * odd = 1 mod 8 */
 
 	for (int i = 0; i < 5; i++)
 		inv *= 2 - odd * inv;	/* Newton's step doubles the right bits: 6, 12, ... 96 */
-	s->start_shift = __builtin_ctz(s->size);
+	s->start_shift = k;
 	s->start_mult = inv;
 }
 
@@ -1183,7 +1184,6 @@ static void calculate_sizes(struct kmem_cache *s)
 	size = kasan_cache_create(s, size);
 	s->size = ALIGN(s->red_left_pad + size, s->align);
 	calculate_order(s);
-	s->reciprocal_size = ((1UL << SLAB_RECIPROCAL_SHIFT) + s->size - 1) / s->size;
 	set_start_mult(s);
 	s->sheaf_capacity = s->size <= 256 ? 32 : s->size <= 1024 ? 16 : s->size <= 4096 ? 8 : 4;
 }

@@ -398,6 +398,10 @@ SELFTESTS = [
      "selftest_expect", 120,
      lambda r, text: r.failed >= 1 and r.passed >= 1 and
      any(f[0] == "selftest_expect" and f[1] == "failing_expectation" for f in r.failures)),
+    ("kunit_fail_current_test() (Linux's, kunit/test-bug.h) fails the running case with its message",
+     "selftest_expect", 120,
+     lambda r, text: any(f[1] == "failed_from_a_helper" for f in r.failures) and
+     "selftest: failed by a helper" in text),
     ("a page fault inside a case fails that case, and the next case still runs",
      "selftest_fault", 120,
      lambda r, text: any(f[1] == "null_dereference" for f in r.failures) and r.passed >= 1

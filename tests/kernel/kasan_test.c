@@ -146,7 +146,7 @@ static void kmalloc_oob_left(struct kunit *test)
 		objs[i] = kmalloc(15, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
 		slab = virt_to_head_page(objs[i]);
-		if (!p && obj_to_index(slab->slab_cache, slab, objs[i]) > 0)
+		if (!p && objs[i] - (u8 *)slab_address(slab) >= slab->slab_cache->size)
 			p = objs[i];
 	}
 	KUNIT_ASSERT_NOT_NULL(test, p);

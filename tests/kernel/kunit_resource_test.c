@@ -6,9 +6,12 @@
  *
  * The first case leaves a large allocation (whole pages) behind on
  * purpose; the second checks that its pages went back.  The same for two
- * actions.
+ * actions.  And kunit_get_current_test() (kunit/test-bug.h) knows the case
+ * on the CPU that runs it, and no case elsewhere, as Linux's in another task.
  */
 #include "kunit/test.h"
+#include "kunit/test-bug.h"
+#include "kernel/smp.h"
 #include "mm/internal.h"
 
 static struct page *left_behind;
@@ -62,11 +65,28 @@ static void the_actions_ran_newest_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, actions_run[1], 1);
 }
 
+static void read_current_test(void *info)
+{
+	*(struct kunit **)info = kunit_get_current_test();
+}
+
+static void current_test_is_this_cpus_case(struct kunit *test)
+{
+	struct kunit *seen = test;
+
+	KUNIT_EXPECT_PTR_EQ(test, kunit_get_current_test(), test);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	smp_call_function_single(smp_processor_id() ? 0 : 1, read_current_test, &seen, 1);
+	KUNIT_EXPECT_NULL(test, seen);
+}
+
 static struct kunit_case kunit_resource_cases[] = {
 	KUNIT_CASE(memory_is_usable_and_zeroed),
 	KUNIT_CASE(the_previous_case_gave_it_back),
 	KUNIT_CASE(actions_wait_for_the_end),
 	KUNIT_CASE(the_actions_ran_newest_first),
+	KUNIT_CASE(current_test_is_this_cpus_case),
 	{}
 };
 

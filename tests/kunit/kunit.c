@@ -19,6 +19,7 @@
 #include "kunit/internal.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "lib/errno.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/vsprintf.h"
@@ -30,10 +31,11 @@ struct kunit_totals {
 };
 
 static struct kunit *current_test;
+static unsigned int runner_cpu;		/* where the cases run */
 
 struct kunit *kunit_get_current_test(void)
 {
-	return current_test;
+	return smp_processor_id() == runner_cpu ? current_test : NULL;
 }
 
 static void print_failure_header(struct kunit *test, bool assertion, const char *file, int line)
@@ -446,6 +448,7 @@ int kunit_run_all_tests(const char *glob)
 	struct kunit_totals totals = { 0 };
 	unsigned int nsuites = 0, nr = 0;
 
+	runner_cpu = smp_processor_id();
 	parse_filter(glob);
 	for (struct kunit_suite *const *s = __start_kunit_suites; s < __stop_kunit_suites; s++)
 		nsuites += suite_selected(*s);

@@ -202,7 +202,10 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size, gfp
 /* The runner, for kmain: run the suites matching @glob ("suite*" or "suite.case"). */
 int kunit_run_all_tests(const char *glob);
 
-/** kunit_get_current_test - the case running now, or NULL (Linux's name) */
+/*
+ * kunit_get_current_test - the case running now on this CPU, or NULL (on
+ * another CPU, or between cases).  Linux's, also in kunit/test-bug.h.
+ */
 struct kunit *kunit_get_current_test(void);
 
 /* Failure reporting behind the macros; not called directly. */

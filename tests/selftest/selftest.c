@@ -16,6 +16,7 @@
  * these, its self-test would fail and so would `make test`.
  */
 #include "kunit/test.h"
+#include "kunit/test-bug.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -37,8 +38,16 @@ static void failing_expectation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 2 + 2, 5);
 }
 
+/* Linux's way to fail the case from code that has no struct kunit (kunit/test-bug.h) */
+static void failed_from_a_helper(struct kunit *test)
+{
+	(void)test;
+	kunit_fail_current_test("selftest: failed by %s", "a helper");
+}
+
 static struct kunit_case expect_cases[] = {
 	KUNIT_CASE(failing_expectation),
+	KUNIT_CASE(failed_from_a_helper),
 	KUNIT_CASE(passing_case),
 	{}
 };
