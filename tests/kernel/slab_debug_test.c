@@ -45,11 +45,7 @@ static const struct debug_target {
 	{ true, "kmalloc-64" },
 };
 
-static void target_desc(const struct debug_target *t, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", t->desc);
-}
-KUNIT_ARRAY_PARAM(targets, targets, target_desc);
+KUNIT_ARRAY_PARAM_DESC(targets, targets, desc);
 
 static struct debug_ctx {
 	struct kmem_cache *s;		/* the cache under test */

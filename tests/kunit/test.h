@@ -107,20 +107,31 @@ struct kunit {
 #define KUNIT_CASE_PARAM(test_name, gen_params)				\
 	{ .run_case = test_name, .name = #test_name, .generate_params = gen_params }
 
-/* Parameters from an array, described by get_desc(param, desc). */
-#define KUNIT_ARRAY_PARAM(name, array, get_desc)			\
+/* The generator of parameters from an array; @describe writes desc for __next. */
+#define __KUNIT_ARRAY_GEN(name, array, describe)			\
 	static const void *name##_gen_params(const void *prev, char *desc) \
 	{								\
 		__typeof__((array)[0]) *__next = prev ?			\
 			((__typeof__((array)[0]) *)prev) + 1 : (array);	\
 		if (__next - (array) < (long)ARRAY_SIZE(array)) {	\
-			void (*__get_desc)(__typeof__(__next), char *) = get_desc; \
-			if (__get_desc)					\
-				__get_desc(__next, desc);		\
+			describe;					\
 			return __next;					\
 		}							\
 		return NULL;						\
 	}
+
+/* Parameters from an array, described by get_desc(param, desc). */
+#define KUNIT_ARRAY_PARAM(name, array, get_desc)			\
+	__KUNIT_ARRAY_GEN(name, array, {				\
+		void (*__get_desc)(__typeof__(__next), char *) = get_desc; \
+		if (__get_desc)						\
+			__get_desc(__next, desc);			\
+	})
+
+/* Parameters from an array of structures, each described by its member @desc_member. */
+#define KUNIT_ARRAY_PARAM_DESC(name, array, desc_member)		\
+	__KUNIT_ARRAY_GEN(name, array,					\
+			  strscpy(desc, __next->desc_member, KUNIT_PARAM_DESC_SIZE))
 
 #define __KUNIT_CONCAT2(a, b)	a##b
 #define __KUNIT_CONCAT(a, b)	__KUNIT_CONCAT2(a, b)
