@@ -61,7 +61,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define MAX_SHEAF_CAPACITY	32	/* objects per sheaf, at most */
 #define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
 #define MAX_EMPTY_SHEAVES	10
 #define MIN_PARTIAL		2	/* empty slabs a node keeps before giving pages back */
@@ -75,6 +74,23 @@ static struct kmem_cache *sheaf_cache;	/* where struct slab_sheaf comes from */
 
 /* Every CPU's main sheaf until its first refill: empty, and full for a free. */
 static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0 };
+
+/* Make @sheaf this CPU's main sheaf (interrupts off): top, base and end follow it. */
+static void set_main(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
+{
+	pcs->main = sheaf;
+	pcs->base = sheaf->objects;
+	pcs->top = sheaf->objects + sheaf->size;
+	pcs->end = sheaf->objects + sheaf->capacity;
+}
+
+/* This CPU's main sheaf, its size brought up to date (interrupts off). */
+static struct slab_sheaf *main_sheaf(struct slub_percpu_sheaves *pcs)
+{
+	if (pcs->main != &bootstrap_sheaf)	/* shared by every CPU: never written */
+		pcs->main->size = main_size(pcs);
+	return pcs->main;
+}
 
 /* ---------------------------------------------------------------- free pointers */
 
@@ -486,11 +502,11 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
-	if (pcs->main->size)
+	if (pcs->top != pcs->base)
 		goto pop;	/* SLAB_FAILSLAB sent it here, after its hook */
 	if (pcs->spare && pcs->spare->size) {
-		old = pcs->main;
-		pcs->main = pcs->spare;
+		old = main_sheaf(pcs);
+		set_main(pcs, pcs->spare);
 		pcs->spare = old == &bootstrap_sheaf ? NULL : old;
 		goto pop;
 	}
@@ -514,14 +530,14 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 	}
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
-	if (pcs->main->size) {
+	if (pcs->top != pcs->base) {
 		/* An interrupt handler refilled main meanwhile: keep ours in reserve. */
 		old = sheaf;
 		goto stash;
 	}
 install:
-	old = pcs->main;
-	pcs->main = sheaf;
+	old = main_sheaf(pcs);
+	set_main(pcs, sheaf);
 stash:
 	if (old != &bootstrap_sheaf) {
 		if (!pcs->spare) {
@@ -532,14 +548,14 @@ stash:
 			local_irq_save(flags);
 			pcs = this_cpu_ptr(s->cpu_sheaves);
 			/* kmem_cache_flush_cpus() may have emptied main meanwhile (an IPI) */
-			if (unlikely(!pcs->main->size)) {
+			if (unlikely(pcs->top == pcs->base)) {
 				local_irq_restore(flags);
 				return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
 			}
 		}
 	}
 pop:
-	obj = pcs->main->objects[--pcs->main->size];
+	obj = *--pcs->top;
 	local_irq_restore(flags);
 	return obj;
 	/* END LAB */
@@ -557,10 +573,10 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 	 * (void)pcs;
 	 * put_objects(s, &obj, 1);
 	 */
-	struct slab_sheaf *sheaf = pcs->main;
+	struct slab_sheaf *sheaf = main_sheaf(pcs);
 
 	if (pcs->spare && !pcs->spare->size) {
-		pcs->main = pcs->spare;
+		set_main(pcs, pcs->spare);
 		pcs->spare = sheaf == &bootstrap_sheaf ? NULL : sheaf;
 	} else if (sheaf == &bootstrap_sheaf) {
 		sheaf = barn_take(local_barn(s), false);
@@ -570,19 +586,20 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 			put_objects(s, &obj, 1);
 			return;
 		}
-		pcs->main = sheaf;
+		set_main(pcs, sheaf);
 	} else {
 		struct slab_sheaf *empty = barn_take(local_barn(s), false);
 
 		if (empty && barn_put(local_barn(s), sheaf)) {
-			pcs->main = empty;
+			set_main(pcs, empty);
 		} else {
 			if (empty)
 				barn_put(local_barn(s), empty);
 			flush_sheaf(s, sheaf);
+			set_main(pcs, sheaf);
 		}
 	}
-	pcs->main->objects[pcs->main->size++] = obj;
+	*pcs->top++ = obj;
 	/* END LAB */
 }
 
@@ -648,9 +665,9 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	 *	gfp = might_alloc(gfp, caller);
 	 * return slab_alloc_slow(s, gfp, node, caller);
 	 */
-	struct slab_sheaf *sheaf;
+	struct slub_percpu_sheaves *pcs;
 	unsigned long flags;
-	unsigned int size;
+	void **top;
 	void *obj;
 
 	if (CONFIG_DEBUG_VM)
@@ -659,14 +676,14 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 		     node != NUMA_NO_NODE))
 		return slab_alloc_slow(s, gfp, node, caller);
 	local_irq_save(flags);
-	sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
-	size = sheaf->size;
-	if (unlikely(!size)) {
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	top = pcs->top;
+	if (unlikely(top == pcs->base)) {
 		local_irq_restore(flags);
 		return slab_alloc_slow(s, gfp, node, caller);
 	}
-	obj = sheaf->objects[--size];
-	sheaf->size = size;
+	obj = *--top;
+	pcs->top = top;
 	local_irq_restore(flags);
 	obj = kasan_slab_alloc(s, obj);
 	if (unlikely(gfp & __GFP_ZERO))
@@ -726,28 +743,28 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	 * }
 	 * free_to_slab(s, slab, obj, caller);
 	 */
-	struct slab_sheaf *sheaf;
+	struct slub_percpu_sheaves *pcs;
 	unsigned long flags;
-	unsigned int size;
+	void **top;
 
 	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))) {
 		free_to_slab(s, slab, obj, caller);
 		return;
 	}
 	local_irq_save(flags);
-	sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
-	size = sheaf->size;
-	if (unlikely(size && sheaf->objects[size - 1] == obj)) {
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	top = pcs->top;
+	if (unlikely(top != pcs->base && top[-1] == obj)) {
 		local_irq_restore(flags);
 		freed_twice(s, obj, caller);
 		return;
 	}
-	if (unlikely(size >= sheaf->capacity)) {
+	if (unlikely(top == pcs->end)) {
 		free_slow(s, obj, flags);
 		return;
 	}
-	sheaf->objects[size] = obj;
-	sheaf->size = size + 1;
+	*top = obj;
+	pcs->top = top + 1;
 	local_irq_restore(flags);
 	/* END LAB */
 }
@@ -920,9 +937,11 @@ static void flush_cpu_sheaves(void *info)
 	struct slub_percpu_sheaves *pcs = this_cpu_ptr(s->cpu_sheaves);
 
 	if (pcs->main != &bootstrap_sheaf) {
-		flush_sheaf(s, pcs->main);
-		kmem_cache_free(sheaf_cache, pcs->main);
-		pcs->main = &bootstrap_sheaf;
+		struct slab_sheaf *sheaf = main_sheaf(pcs);
+
+		set_main(pcs, &bootstrap_sheaf);
+		flush_sheaf(s, sheaf);
+		kmem_cache_free(sheaf_cache, sheaf);
 	}
 	if (pcs->spare) {
 		flush_sheaf(s, pcs->spare);
@@ -1030,7 +1049,7 @@ unsigned long cache_sheaf_objects(struct kmem_cache *s)
 	for_each_online_cpu(cpu) {
 		struct slub_percpu_sheaves *pcs = per_cpu_ptr(s->cpu_sheaves, cpu);
 
-		objects += READ_ONCE(pcs->main->size);
+		objects += main_size(pcs);
 		if (READ_ONCE(pcs->spare))
 			objects += READ_ONCE(pcs->spare->size);
 	}
@@ -1229,7 +1248,7 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int 
 		if (!s->cpu_sheaves)
 			return -ENOMEM;
 		for_each_possible_cpu(cpu)
-			per_cpu_ptr(s->cpu_sheaves, cpu)->main = &bootstrap_sheaf;
+			set_main(per_cpu_ptr(s->cpu_sheaves, cpu), &bootstrap_sheaf);
 	}
 	spin_lock(&slab_caches_lock);
 	if (failslab_marks(name))	/* under the lock that fault_inject_update() takes */

@@ -275,24 +275,28 @@ static void check_list(struct kmem_cache *s, int nid, u32 head, bool full,
 /* Bootstrap sheaves (capacity 0) must all be the one static empty sheaf. */
 static const struct slab_sheaf *bootstrap;
 
-/* @sheaf is the @what @n: "main sheaf of CPU" 3, "full sheaf in the barn of node" 0 */
-static void check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, const char *what,
-			int n, struct addrs *sheaves)
+/*
+ * @sheaf, holding @size objects, is the @what @n: "main sheaf of CPU" 3,
+ * "full sheaf in the barn of node" 0.  (A main sheaf's own size field is
+ * stale: its CPU's top says how many it holds.)
+ */
+static void check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, unsigned int size,
+			const char *what, int n, struct addrs *sheaves)
 {
 	if (!sheaf->capacity) {
 		if (bootstrap && sheaf != bootstrap)
 			PROBLEM("%s: the %s %d is a second bootstrap sheaf", s->name, what, n);
 		bootstrap = sheaf;
-		if (sheaf->size)
+		if (size || sheaf->size)
 			PROBLEM("%s: the %s %d: the bootstrap sheaf holds %u objects", s->name,
-				what, n, sheaf->size);
+				what, n, size ? size : sheaf->size);
 		return;
 	}
 	addrs_push(sheaves, sheaf);
-	if (sheaf->capacity != s->sheaf_capacity || sheaf->size > sheaf->capacity)
+	if (sheaf->capacity != s->sheaf_capacity || size > sheaf->capacity)
 		PROBLEM("%s: the %s %d: %u objects, capacity %u (the cache's: %u)", s->name, what,
-			n, sheaf->size, sheaf->capacity, s->sheaf_capacity);
-	for (unsigned int i = 0; i < sheaf->size && i < sheaf->capacity; i++) {
+			n, size, sheaf->capacity, s->sheaf_capacity);
+	for (unsigned int i = 0; i < size && i < sheaf->capacity; i++) {
 		void *obj = sheaf->objects[i];
 		struct page *slab = head_of(obj);
 
@@ -324,7 +328,7 @@ static unsigned long barn_list(struct kmem_cache *s, int nid, struct list_head *
 		}
 		if (!sheaf->capacity || full != (sheaf->size != 0))
 			PROBLEM("%s: a %s %d holds %u objects", s->name, what, nid, sheaf->size);
-		check_sheaf(s, sheaf, what, nid, sheaves);
+		check_sheaf(s, sheaf, sheaf->size, what, nid, sheaves);
 	}
 	return n;
 }
@@ -381,11 +385,20 @@ static void check_cache(struct kmem_cache *s, unsigned long *listed, struct addr
 		}
 		if ((s->flags & SLAB_DEBUG_FLAGS) && pcs->main->capacity)
 			PROBLEM("%s: a debug cache has a sheaf on CPU %u", s->name, cpu);
-		check_sheaf(s, pcs->main, "main sheaf of CPU", (int)cpu, sheaves);
+		if (pcs->base != pcs->main->objects ||
+		    pcs->end != pcs->main->objects + pcs->main->capacity ||
+		    pcs->top < pcs->base || pcs->top > pcs->end) {
+			PROBLEM("%s: CPU %u's top/base/end (%p %p %p) do not match its main sheaf %p",
+				s->name, cpu, (void *)pcs->top, (void *)pcs->base, (void *)pcs->end,
+				(void *)pcs->main);
+			continue;
+		}
+		check_sheaf(s, pcs->main, main_size(pcs), "main sheaf of CPU", (int)cpu, sheaves);
 		if (pcs->spare) {
 			if (!pcs->spare->capacity)
 				PROBLEM("%s: CPU %u's spare is the bootstrap sheaf", s->name, cpu);
-			check_sheaf(s, pcs->spare, "spare sheaf of CPU", (int)cpu, sheaves);
+			check_sheaf(s, pcs->spare, pcs->spare->size, "spare sheaf of CPU", (int)cpu,
+				    sheaves);
 		}
 	}
 }

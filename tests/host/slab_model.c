@@ -486,9 +486,9 @@ static void double_free(struct smodel *m, unsigned long i)
 	pos = printk_log_pos();
 	if (s && !(s->flags & SLAB_DEBUG_FLAGS)) {
 		/* Without debugging only a free of the object freed last is caught. */
-		struct slab_sheaf *sheaf = this_cpu_ptr(s->cpu_sheaves)->main;
+		struct slub_percpu_sheaves *pcs = this_cpu_ptr(s->cpu_sheaves);
 
-		if (!sheaf->size || sheaf->objects[sheaf->size - 1] != o.p)
+		if (pcs->top == pcs->base || pcs->top[-1] != o.p)
 			return;
 	}
 	if (o.cache >= 0)

@@ -567,28 +567,28 @@ SLAB_TEST(sheaves_refill_and_flush_through_the_barn, "-")
 	/* CPU 0 takes 3 sheaves' worth from the slabs; one empty sheaf left at the barn */
 	TAKE(3 * cap);
 	CHECK(node_inuse(s, 0) == 3 * cap && node_inuse(s, 1) == 0);
-	CHECK(pcs0->main->size == 0 && pcs0->spare && pcs0->spare->size == 0);
+	CHECK(main_size(pcs0) == 0 && pcs0->spare && pcs0->spare->size == 0);
 	CHECK(barn->nr_empty == 1 && barn->nr_full == 0);
 	/* CPU 1 frees one sheaf's worth: into the empty sheaf it took from the barn */
 	host_set_cpu(1);
 	memcpy(freed1, held + 2 * cap, cap * sizeof(void *));
 	GIVE(cap);
-	CHECK(pcs1->main->size == cap && !pcs1->spare && barn->nr_empty == 0);
+	CHECK(main_size(pcs1) == cap && !pcs1->spare && barn->nr_empty == 0);
 	/* CPU 0 refills from the slabs again: its empty main goes to the barn */
 	host_set_cpu(0);
 	TAKE(1);
-	CHECK(node_inuse(s, 0) == 4 * cap && barn->nr_empty == 1 && pcs0->main->size == cap - 1);
+	CHECK(node_inuse(s, 0) == 4 * cap && barn->nr_empty == 1 && main_size(pcs0) == cap - 1);
 	/* CPU 1's main is full: traded at the barn for the empty one, no slab touched */
 	host_set_cpu(1);
 	GIVE(1);
-	CHECK(barn->nr_full == 1 && barn->nr_empty == 0 && pcs1->main->size == 1);
+	CHECK(barn->nr_full == 1 && barn->nr_empty == 0 && main_size(pcs1) == 1);
 	CHECK(node_inuse(s, 0) == 4 * cap);
 	/* CPU 0 runs dry: the full sheaf from the barn, CPU 1's objects, no slab touched */
 	host_set_cpu(0);
 	TAKE(cap - 1);
-	CHECK(pcs0->main->size == 0);
+	CHECK(main_size(pcs0) == 0);
 	p = kmem_cache_alloc(s, GFP_KERNEL);
-	CHECK(barn->nr_full == 0 && barn->nr_empty == 1 && pcs0->main->size == cap - 1);
+	CHECK(barn->nr_full == 0 && barn->nr_empty == 1 && main_size(pcs0) == cap - 1);
 	CHECK(node_inuse(s, 0) == 4 * cap);
 	for (unsigned int i = 0; i < cap; i++)
 		found += freed1[i] == p;
@@ -596,24 +596,24 @@ SLAB_TEST(sheaves_refill_and_flush_through_the_barn, "-")
 	held[nr++] = p;
 	/* main fills up, the spare is empty: they swap */
 	GIVE(2);
-	CHECK(pcs0->main->size == 1 && pcs0->spare->size == cap);
+	CHECK(main_size(pcs0) == 1 && pcs0->spare->size == cap);
 	/* main runs dry, the spare is full: they swap back */
 	TAKE(2);
-	CHECK(pcs0->main->size == cap - 1 && pcs0->spare->size == 0);
+	CHECK(main_size(pcs0) == cap - 1 && pcs0->spare->size == 0);
 	CHECK(node_inuse(s, 0) == 4 * cap);
 	/* main and spare full: main is traded at the barn while it has an empty sheaf... */
 	GIVE(1 + 1 + (cap - 1) + 1);
-	CHECK(pcs0->main->size == 1 && pcs0->spare->size == cap);
+	CHECK(main_size(pcs0) == 1 && pcs0->spare->size == cap);
 	CHECK(barn->nr_full == 1 && barn->nr_empty == 0);
 	CHECK(node_inuse(s, 0) == 4 * cap);
 	/* ... and flushed into the slabs when it has none */
 	GIVE(cap);
-	CHECK(pcs0->main->size == 1 && node_inuse(s, 0) == 3 * cap);
+	CHECK(main_size(pcs0) == 1 && node_inuse(s, 0) == 3 * cap);
 	GIVE(nr);
 	CHECK(slab_cache_allocated(s) == 0);
 	/* shrinking empties every sheaf and barn, then frees every slab */
 	kmem_cache_shrink(s);
-	CHECK(cache_sheaf_objects(s) == 0 && pcs0->main->size == 0 && !pcs0->spare);
+	CHECK(cache_sheaf_objects(s) == 0 && main_size(pcs0) == 0 && !pcs0->spare);
 	CHECK(barn->nr_full == 0 && barn->nr_empty == 0);
 	CHECK(get_node(s, 0)->nr_slabs == 0);
 #undef TAKE
@@ -664,7 +664,7 @@ SLAB_TEST(cross_node_frees_go_back_to_their_own_nodes_slabs, "-")
 	host_set_cpu(2);
 	for (unsigned int i = 0; i < n; i++) {
 		kmem_cache_free(s, a[i]);
-		CHECK(pcs2->main->size && pcs2->main->objects[pcs2->main->size - 1] == a[i]);
+		CHECK(main_size(pcs2) && pcs2->top[-1] == a[i]);
 	}
 	/* ... and CPU 1 (node 0) frees node 1's */
 	host_set_cpu(1);

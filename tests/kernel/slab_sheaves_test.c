@@ -122,20 +122,20 @@ static void give_back(unsigned int n)
 static void a_refill_takes_a_whole_sheaf(struct kunit *test)
 {
 	unsigned int cap = sheaves_or_skip(test);
-	struct slab_sheaf *main;
+	struct slub_percpu_sheaves *pcs = this_cpu_sheaves();
 
 	take(test, 1);
 	KUNIT_EXPECT_EQ(test, objects_out(), cap);
-	main = this_cpu_sheaves()->main;
-	KUNIT_EXPECT_EQ(test, main->capacity, cap);
-	KUNIT_EXPECT_EQ(test, main->size, cap - 1);
+	KUNIT_EXPECT_EQ(test, pcs->main->capacity, cap);
+	KUNIT_EXPECT_PTR_EQ(test, pcs->end, pcs->main->objects + cap);
+	KUNIT_EXPECT_EQ(test, main_size(pcs), cap - 1);
 	expect_conserved(test);
 }
 
 /* kfree() pushes onto this CPU's main sheaf, kmalloc() pops: no slab is touched. */
 static void a_freed_object_comes_back_first(struct kunit *test)
 {
-	struct slab_sheaf *main;
+	struct slub_percpu_sheaves *pcs = this_cpu_sheaves();
 	unsigned long out;
 	void *p;
 
@@ -145,9 +145,8 @@ static void a_freed_object_comes_back_first(struct kunit *test)
 	p = sh.objs[1];
 	give_back(1);
 	KUNIT_EXPECT_EQ_MSG(test, objects_out(), out, "the freed object went back to its slab");
-	main = this_cpu_sheaves()->main;
-	KUNIT_ASSERT_GT_MSG(test, main->size, 0, "this CPU's main sheaf is empty after the free");
-	KUNIT_EXPECT_PTR_EQ(test, main->objects[main->size - 1], p);
+	KUNIT_ASSERT_GT_MSG(test, main_size(pcs), 0, "this CPU's main sheaf is empty after the free");
+	KUNIT_EXPECT_PTR_EQ(test, pcs->top[-1], p);
 	take(test, 1);
 	KUNIT_EXPECT_PTR_EQ(test, sh.objs[1], p);
 	KUNIT_EXPECT_EQ(test, objects_out(), out);
@@ -166,7 +165,7 @@ static void main_and_spare_hold_two_sheaves(struct kunit *test)
 	give_back(cap + 1);
 	KUNIT_EXPECT_EQ_MSG(test, objects_out(), 2 * cap,
 			    "objects went back to the slabs while main and spare had room");
-	KUNIT_EXPECT_EQ(test, pcs->main->size, cap);
+	KUNIT_EXPECT_EQ(test, main_size(pcs), cap);
 	KUNIT_ASSERT_NOT_NULL(test, pcs->spare);
 	KUNIT_EXPECT_EQ(test, pcs->spare->size, cap);
 	expect_conserved(test);
