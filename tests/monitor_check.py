@@ -207,7 +207,13 @@ def transcripts(path):
     blocks, i = [], 0
     while i < len(lines):      # fenced blocks: (first line number, language, body)
         if lines[i].startswith("```"):
-            j = lines.index("```", i + 1)
+            j = lines.index("```", i + 1) if "```" in lines[i + 1:] else len(lines)
+            inner = [k for k in range(i + 1, j) if lines[k].startswith("```")]
+            if j == len(lines) or inner:
+                # A fence left open swallows the transcripts after it: say so.
+                raise ValueError("line %d: a fence inside a code block (or one never"
+                                 " closed): a block before it is left open"
+                                 % ((inner or [i])[0] + 1))
             blocks.append((i + 1, lines[i][3:].strip(), lines[i + 1:j]))
             i = j
         i += 1
@@ -264,7 +270,13 @@ def check_transcripts(docs, log_dir, say=print):
     """Run every transcript in @docs; return (passed, failed)."""
     passed = failed = 0
     for doc in docs:
-        for number, command, expected, first_line in transcripts(doc):
+        try:
+            found = transcripts(doc)
+        except ValueError as e:
+            failed += 1
+            say("not ok - %s: %s" % (os.path.relpath(doc, ROOT), e))
+            continue
+        for number, command, expected, first_line in found:
             name = "%s:%d" % (os.path.relpath(doc, ROOT), number)
             actual = run_transcript(command)
             with open(os.path.join(log_dir, "transcript-%s-%d.log"
