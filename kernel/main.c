@@ -237,6 +237,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	kvmalloc_policy_setup();
 	smp_set_page_allocator(alloc_ap_pages, free_ap_pages);
 	smp_init();
+	update_cpu_node_states();	/* N_CPU: the nodes of the CPUs that came online */
 	fault_inject_setup();
 
 	if (cmdline_has("kunit"))

@@ -71,21 +71,28 @@ void sparse_reset(void)
 	max_pfn = 0;
 }
 
-/*
- * The node states that follow from where the CPUs are: N_CPU, then
- * N_ONLINE (CPUs or memory) and N_POSSIBLE (every id below nr_node_ids,
- * which grows to take in a node that has CPUs only).  N_MEMORY was set
- * when the buddy allocator got its memory (build_all_zonelists()).
+/**
+ * update_cpu_node_states - the node states that follow from where the CPUs are
+ *
+ * N_CPU: the nodes of the online CPUs (as Linux sets it when a CPU comes
+ * online: a CPU that smp_init() had to leave out does not count).
+ * N_ONLINE: the nodes of the possible CPUs, and those with memory.
+ * N_POSSIBLE: every id below nr_node_ids, which grows to take in a node
+ * that has CPUs only.  N_MEMORY was set when the buddy allocator got its
+ * memory (build_all_zonelists()).
+ * Context: boot; kmain() calls it again once smp_init() has started the CPUs.
  */
-static void update_cpu_node_states(void)
+void update_cpu_node_states(void)
 {
-	unsigned long cpus = 0;
+	unsigned long possible = 0, online = 0;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		cpus |= 1UL << cpu_to_node(cpu);
-	WRITE_ONCE(node_states[N_CPU].bits, cpus);
-	WRITE_ONCE(node_states[N_ONLINE].bits, cpus | node_states[N_MEMORY].bits);
+		possible |= 1UL << cpu_to_node(cpu);
+	for_each_online_cpu(cpu)
+		online |= 1UL << cpu_to_node(cpu);
+	WRITE_ONCE(node_states[N_CPU].bits, online);
+	WRITE_ONCE(node_states[N_ONLINE].bits, possible | node_states[N_MEMORY].bits);
 	while (node_states[N_ONLINE].bits >> nr_node_ids)
 		nr_node_ids++;
 	WRITE_ONCE(node_states[N_POSSIBLE].bits, (1UL << nr_node_ids) - 1);

@@ -242,6 +242,7 @@ unsigned long zone_free_pages(const struct zone *zone);
 bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 		       int highest_zoneidx, unsigned int alloc_flags);
 void set_cpu_numa_node(unsigned int cpu, int nid);
+void update_cpu_node_states(void);
 int local_memory_node(int nid);
 void numa_set_distance(int from, int to, int distance);
 int node_distance(int from, int to);
