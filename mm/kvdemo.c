@@ -180,10 +180,11 @@ static bool fill_cache(struct kvdemo *d)
  * @d: the demo's state, filled in here
  *
  * The victim gets 1/128 of the free memory in order-3 blocks (at least 16),
- * the cache 1/16 in single pages (at least 128).
+ * the cache 1/16 in single pages (at least 256: two reclaim batches).
  * Context: may sleep; other CPUs should be idle (their allocations would
  * change the state).
- * Return: 0, or -ENOMEM (everything given back).
+ * Return: 0, or -ENOMEM (everything given back): on a machine with fewer
+ * than about KVDEMO_LEAST_PAGES free pages.
  */
 int kvdemo_setup(struct kvdemo *d)
 {
@@ -202,9 +203,9 @@ int kvdemo_setup(struct kvdemo *d)
 	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
 	drain_all_pages();
 	free = nr_free_pages();
-	d->victim_blocks_wanted = max(free / 128 / GROUP, 16UL);
-	/* two reclaim batches at least: one light pass must not empty it (12 MiB machines) */
-	d->cache_wanted = max(free / 16, 2 * 128UL);
+	d->victim_blocks_wanted = max(free / 128 / GROUP, (unsigned long)KVDEMO_MIN_VICTIM_BLOCKS);
+	/* two reclaim batches at least: one light pass must not empty it (small machines) */
+	d->cache_wanted = max(free / 16, (unsigned long)KVDEMO_MIN_CACHE);
 	if (!take_victim_blocks(d, GFP_KERNEL | __GFP_NORETRY))
 		goto fail;
 	fragment(d);

@@ -35,6 +35,15 @@ struct kvdemo {
 	bool shrinker_registered;
 };
 
+/*
+ * The hard state at its least, on a small machine: the victim's 16 order-3
+ * blocks, and the cache's 256 pages taken from the 7 pages in 8 that
+ * fragmenting leaves free.  With fewer free pages kvdemo_setup() fails.
+ */
+#define KVDEMO_MIN_VICTIM_BLOCKS	16
+#define KVDEMO_MIN_CACHE		256
+#define KVDEMO_LEAST_PAGES	(KVDEMO_MIN_VICTIM_BLOCKS * 8 + KVDEMO_MIN_CACHE * 8 / 7)
+
 enum kvdemo_source { KVDEMO_SLAB, KVDEMO_VMALLOC, KVDEMO_FAILED };
 
 /* What one kvmalloc() from the hard state did. */

@@ -61,10 +61,16 @@ static unsigned int cpus_stopped;
  */
 void stop_other_cpus(void)
 {
-	unsigned int others = num_online_cpus() - 1;
+	unsigned int online = num_online_cpus();
+	unsigned int others = online - 1;
 
 	WRITE_ONCE(stopping_cpus, true);
-	if (!others)
+	/*
+	 * Before smp_init() no CPU is online, not even this one, and the local
+	 * APIC is not mapped yet: a panic during boot (too little memory for
+	 * the slab, say) has nobody to stop, and must not touch the APIC.
+	 */
+	if (online <= 1)
 		return;
 	apic_send_nmi_allbutself();
 	for (unsigned long spins = 0; spins < 10000000UL; spins++) {

@@ -33,6 +33,7 @@
  */
 #include "kunit/fault_inject.h"
 #include "kvmalloc_test.h"
+#include "page_alloc_test.h"
 #include "mm/kasan.h"
 #include "mm/kvmalloc.h"
 #include "mm/oom.h"
@@ -468,6 +469,9 @@ static void *sweep_setup(struct kunit *test, const struct sweep_entry *e, unsign
 {
 	void *p, *where = NULL;
 
+	/* 600 pages or 2 MiB: more than a machine of 6 MiB has free (the others fit anywhere). */
+	if (e->kind == VMALLOC)
+		need_free_pages(test, e->size / PAGE_SIZE);
 	if (e->kind == CACHE) {
 		sw.cache = kmem_cache_create("fault_sweep", 64, 0, 0, NULL);
 		KUNIT_ASSERT_NOT_NULL(test, sw.cache);

@@ -123,8 +123,12 @@ static void scattered_frees_merge_back(struct kunit *test)
 {
 	static struct page *pages[256];
 	static const unsigned int orders[] = { 0, 1, 0, 2, 0, 3, 1, 0 };
+	unsigned long blocks[NR_PAGE_ORDERS] = { 0 };
 	unsigned int n = ARRAY_SIZE(pages);
 
+	for (unsigned int i = 0; i < n; i++)
+		blocks[orders[i % ARRAY_SIZE(orders)]]++;
+	need_free_blocks(test, NULL, blocks);	/* 640 pages: more than 6 MiB has free */
 	for (unsigned int i = 0; i < n; i++) {
 		pages[i] = alloc_pages(GFP_KERNEL, orders[i % ARRAY_SIZE(orders)]);
 		if (!pages[i]) {

@@ -2,7 +2,8 @@
  * tests/kernel/slab_test.h - helpers shared by the slab suites
  * (slab_test.c, slab_debug_test.c, slab_misuse_test.c, slab_shrink_test.c,
  * smp_slab_test.c, numa_slab_test.c): giving every free slab page back,
- * counting a cache's objects and slabs, and whether a cache is checked.
+ * counting a cache's objects and slabs (and the pages a number of objects
+ * takes), and whether a cache is checked.
  *
  * Not a .c file, so it is not a suite of its own.
  */
@@ -79,6 +80,12 @@ static inline bool cache_fully_checked(const struct kmem_cache *s)
 static inline bool cache_has_sheaves(const struct kmem_cache *s)
 {
 	return !(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES));
+}
+
+/* The pages that @nr objects of @s take, in slabs of the cache's own order. */
+static inline unsigned long cache_pages_for(const struct kmem_cache *s, unsigned long nr)
+{
+	return DIV_ROUND_UP(nr, s->objects) << s->order;
 }
 
 /* Is @p the start of an object of @s (what an allocation may return)? */

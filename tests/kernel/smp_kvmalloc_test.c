@@ -274,6 +274,7 @@ static void all_cpus_kvmalloc_and_kvfree_at_once(struct kunit *test)
 	struct kv_snapshot before;
 
 	need_two_cpus(test);
+	need_free_pages(test, KVDEMO_LEAST_PAGES);	/* the second round's hard state */
 	kv_snapshot_take(&before);
 	stress_round(test, TOTAL_OPS, &plain, "memory as it is");
 	KUNIT_ASSERT_EQ(test, kvdemo_setup(&demo), 0);

@@ -51,15 +51,6 @@ static void vmalloc_test_exit(struct kunit *test)
 
 #define delta(item, since)	(global_vm_event(item) - (since))
 
-/* Skip the case unless @pages more pages (and room to spare) are free. */
-static void need_pages(struct kunit *test, unsigned long pages)
-{
-	unsigned long free = nr_free_pages(), need = pages + pages / 256 + ROOM_PAGES;
-
-	if (need > free)
-		kunit_skip(test, "needs %lu free pages and this machine has %lu", need, free);
-}
-
 /* Does every byte of [@p, @p + @size) read zero? */
 static bool all_zero(const void *p, unsigned long size)
 {
@@ -104,7 +95,7 @@ static void sizes_hold_their_contents(struct kunit *test)
 	struct vm_struct *vm;
 	u8 *p;
 
-	need_pages(test, pages);
+	need_free_pages(test, pages);
 	p = vmalloc(size);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	KUNIT_EXPECT_TRUE(test, is_vmalloc_addr(p));
@@ -144,7 +135,9 @@ static void zeroing_variants_give_zeroed_memory(struct kunit *test)
 	const unsigned long size = 64 * PAGE_SIZE;
 	void *p[5];
 
-	dirty_some_pages(512);
+	need_free_pages(test, ARRAY_SIZE(p) * size / PAGE_SIZE);
+	/* 512 pages, or as many as there are: dirty, so that the zeroing is seen */
+	dirty_some_pages(min(512UL, pages_available()));
 	p[0] = vzalloc(size);
 	p[1] = vzalloc_node(size, 0);
 	p[2] = vzalloc_node(size, NUMA_NO_NODE);
@@ -648,10 +641,11 @@ static void expect_mapped_at_level(struct kunit *test, const u8 *p, unsigned lon
 static void vmalloc_huge_uses_2m_pages_when_it_can(struct kunit *test)
 {
 	static const unsigned long huge_sizes[] = { 4 * SZ_1M, 3 * SZ_1M, 2 * SZ_1M };
+	static const unsigned long two_2m_blocks[NR_PAGE_ORDERS] = { [9] = 2 };
 	struct vm_struct *vm;
 	u8 *p;
 
-	need_pages(test, 1024);
+	need_free_blocks(test, NULL, two_2m_blocks);
 	for (unsigned int i = 0; i < ARRAY_SIZE(huge_sizes); i++) {
 		unsigned long size = huge_sizes[i], blocks = DIV_ROUND_UP(size, PMD_SIZE);
 
@@ -783,7 +777,7 @@ static void lazy_purge_runs_at_the_threshold(struct kunit *test)
 	unsigned long pages = global_vm_event(VMALLOC_PURGED_PAGES);
 	unsigned long shootdowns, dp;
 
-	need_pages(test, SZ_1M / PAGE_SIZE);
+	need_free_pages(test, SZ_1M / PAGE_SIZE);
 	for (unsigned int i = 0; i < rounds; i++) {
 		void *p = vmalloc(SZ_1M);
 
