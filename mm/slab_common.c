@@ -40,23 +40,31 @@ static const struct {
 };
 
 /*
- * The size class when the size is only known at run time: a table up to
- * 192 bytes, the next power of two above.  It must agree with
- * kmalloc_index() (mm/slab.h), which the compiler folds for constant
- * sizes; the slab suite checks every size.
+ * The size class when the size is only known at run time, with no branch:
+ * sizes that come in no order would make any branch here a coin toss for
+ * the CPU's predictor.  The row is the highest bit of size - 1 (the class
+ * of 2^(row + 1) bytes), the column the bit below it, which says in which
+ * half of that power of two's range the size lies: the 96 and 192 classes
+ * are the lower halves of 128's and 256's.  Sizes 1 to 8 are all row 2.
+ * It must agree with kmalloc_index() (mm/slab.h), which the compiler folds
+ * for constant sizes; the slab suites check every size.
  */
-static const u8 size_index[24] = {
-	3, 4, 5, 5, 6, 6, 6, 6,		/* 8, 16, 24-32, 33-64 */
-	1, 1, 1, 1, 7, 7, 7, 7,		/* 65-96, 97-128 */
-	2, 2, 2, 2, 2, 2, 2, 2,		/* 129-192 */
+static const u8 size_class[KMALLOC_SHIFT_HIGH][2] = {
+	[2] = { 3, 3 },		/* 1-8 */
+	[3] = { 4, 4 },	[4] = { 5, 5 },	[5] = { 6, 6 },
+	[6] = { 1, 7 },		/* 65-96: kmalloc-96;  97-128: kmalloc-128 */
+	[7] = { 2, 8 },		/* 129-192: kmalloc-192; 193-256: kmalloc-256 */
+	[8] = { 9, 9 },	[9] = { 10, 10 }, [10] = { 11, 11 }, [11] = { 12, 12 },
+	[12] = { 13, 13 },	/* 4097-8192 */
 };
 
 /** kmalloc_index_runtime - the size class of @size (1..KMALLOC_MAX_CACHE_SIZE) */
 unsigned int kmalloc_index_runtime(size_t size)
 {
-	if (size <= 192)
-		return size_index[(size - 1) / 8];
-	return 64 - __builtin_clzl(size - 1);	/* the next power of two's shift */
+	unsigned long x = (size - 1) | 4;
+	unsigned int row = 63 ^ __builtin_clzl(x);	/* x's highest bit: 63 - clz */
+
+	return size_class[row][(x >> (row - 1)) & 1];
 }
 
 /** kmalloc_init - make the kmalloc caches (from kmem_cache_init()) */
