@@ -46,6 +46,8 @@ nodemask_t node_states[NR_NODE_STATES];
 static u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];
 unsigned long section_present[NR_MEM_SECTIONS / 64];
 static nodemask_t memoryless_reported;	/* set_cpu_numa_node() said so once per node */
+static nodemask_t fallback_printed;	/* nodes whose "Fallback order" boot line is out */
+static void print_fallback_orders(void);
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 static const unsigned long zone_end_pfns[MAX_NR_ZONES] = {
@@ -121,6 +123,7 @@ void set_cpu_numa_node(unsigned int cpu, int nid)
 		pr_info("Initmem setup node %d as memoryless: its CPUs use node %d's memory\n",
 			nid, local_memory_node(nid));
 	}
+	print_fallback_orders();	/* for @nid, if it just made nr_node_ids grow */
 }
 
 /**
@@ -248,6 +251,7 @@ void free_area_init(void)
 	memset(node_data, 0, sizeof(node_data));
 	memset(node_states, 0, sizeof(node_states));
 	memoryless_reported.bits = 0;
+	fallback_printed.bits = 0;
 	totalram_pages = 0;	/* counted again by memblock_free_all() */
 	nr_node_ids = 1;
 	for_each_memblock(memory, r) {
@@ -378,15 +382,11 @@ static int build_zonerefs_node(pg_data_t *pgdat, struct zoneref *zonerefs)
 }
 
 /*
- * Node @nid's two zonelists: every node's zones in @nid's fallback order
- * (the node itself first, even if it has no memory, then the nearest), and
- * its own zones alone, for __GFP_THISNODE.  Returns the fallback order in
- * @node_order and its length.
+ * @nid's fallback order in @node_order: @nid itself first, even if it has
+ * no memory, then the nodes with memory, nearest first.  Returns its length.
  */
-static int build_zonelists(int nid, int node_order[MAX_NUMNODES])
+static int fallback_order(int nid, int node_order[MAX_NUMNODES])
 {
-	pg_data_t *pgdat = NODE_DATA(nid);
-	struct zoneref *zonerefs = pgdat->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
 	bool used[MAX_NUMNODES] = { false };
 	int nr_nodes = 1, next;
 
@@ -394,6 +394,20 @@ static int build_zonelists(int nid, int node_order[MAX_NUMNODES])
 	used[nid] = true;
 	while ((next = find_next_best_node(nid, used)) >= 0)
 		node_order[nr_nodes++] = next;
+	return nr_nodes;
+}
+
+/*
+ * Node @nid's two zonelists: every node's zones in @nid's fallback order,
+ * and its own zones alone, for __GFP_THISNODE.
+ */
+static void build_zonelists(int nid)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	struct zoneref *zonerefs = pgdat->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+	int node_order[MAX_NUMNODES];
+	int nr_nodes = fallback_order(nid, node_order);
+
 	for (int i = 0; i < nr_nodes; i++)
 		zonerefs += build_zonerefs_node(NODE_DATA(node_order[i]), zonerefs);
 	*zonerefs = (struct zoneref){ .zone = NULL, .zone_idx = 0 };
@@ -401,7 +415,33 @@ static int build_zonelists(int nid, int node_order[MAX_NUMNODES])
 	zonerefs = pgdat->node_zonelists[ZONELIST_NOFALLBACK]._zonerefs;
 	zonerefs += build_zonerefs_node(pgdat, zonerefs);
 	*zonerefs = (struct zoneref){ .zone = NULL, .zone_idx = 0 };
-	return nr_nodes;
+}
+
+/*
+ * With more than one node, each node's fallback order on a boot line, as
+ * Linux prints it, once per node id below nr_node_ids: from
+ * build_all_zonelists() for the nodes known then, and from
+ * set_cpu_numa_node() for a node that has CPUs only and is numbered above
+ * every node with memory, which makes nr_node_ids grow only then.
+ */
+static void print_fallback_orders(void)
+{
+	int node_order[MAX_NUMNODES];
+
+	if (nr_node_ids < 2)
+		return;
+	for (int nid = 0; nid < (int)nr_node_ids; nid++) {
+		int nr;
+
+		if (fallback_printed.bits & (1UL << nid))
+			continue;
+		fallback_printed.bits |= 1UL << nid;
+		nr = fallback_order(nid, node_order);
+		printk(KERN_INFO "Fallback order for Node %d:", nid);
+		for (int i = 0; i < nr; i++)
+			printk(KERN_CONT " %d", node_order[i]);
+		printk(KERN_CONT "\n");
+	}
 }
 
 /**
@@ -435,23 +475,15 @@ int local_memory_node(int nid)
  */
 void build_all_zonelists(void)
 {
-	int node_order[MAX_NUMNODES];
 	unsigned int cpu;
 
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		if (node_has_memory(nid))
 			node_states[N_MEMORY].bits |= 1UL << nid;
 	}
-	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
-		int nr = build_zonelists(nid, node_order);
-
-		if (nr_node_ids < 2 || nid >= (int)nr_node_ids)
-			continue;
-		printk(KERN_INFO "Fallback order for Node %d:", nid);
-		for (int i = 0; i < nr; i++)
-			printk(KERN_CONT " %d", node_order[i]);
-		printk(KERN_CONT "\n");
-	}
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		build_zonelists(nid);
+	print_fallback_orders();
 	for_each_possible_cpu(cpu)
 		per_cpu(numa_mem, cpu) = local_memory_node(cpu_to_node(cpu));
 	update_cpu_node_states();

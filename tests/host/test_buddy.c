@@ -1436,7 +1436,8 @@ HOST_TEST(numa_fallback_follows_the_slit_and_is_counted)
  * every node with memory).  Their zonelists are the other nodes', nearest
  * first; numa_mem_id() is their first node; their allocations are hits
  * there and "other" (their CPUs' node has no memory); __GFP_THISNODE on
- * them fails at once, without reclaim.
+ * them fails at once, without reclaim.  Each node's fallback order is on
+ * a boot line once, node 3's when its CPU makes it known.
  */
 HOST_TEST(memoryless_nodes_fall_back_to_the_nearest_with_memory)
 {
@@ -1450,7 +1451,8 @@ HOST_TEST(memoryless_nodes_fall_back_to_the_nearest_with_memory)
 		15, 20, 10, 25,
 		40, 12, 25, 10,
 	};
-	unsigned long stalls, fails;
+	unsigned long stalls, fails, log = printk_log_pos();
+	const char *line;
 	struct held h = { 0 };
 	struct zone *zone;
 	int zones = 0;
@@ -1459,6 +1461,10 @@ HOST_TEST(memoryless_nodes_fall_back_to_the_nearest_with_memory)
 	host_set_distances(4, slit);
 	host_machine_init(ram, ARRAY_SIZE(ram), NULL, 0, 2);
 	CHECK(nr_node_ids == 3);
+	CHECK(strstr(host_log_since(log), "Fallback order for Node 0: 0 2 1\n"));
+	CHECK(strstr(host_log_since(log), "Fallback order for Node 1: 1 2\n"));
+	CHECK(strstr(host_log_since(log), "Fallback order for Node 2: 2 1\n"));
+	CHECK(!strstr(host_log_since(log), "Node 3"));
 	CHECK(!node_state(0, N_MEMORY) && node_state(1, N_MEMORY) && node_state(2, N_MEMORY));
 	CHECK(node_state(0, N_CPU) && node_state(0, N_ONLINE) && !node_state(1, N_CPU));
 	CHECK_STREQ(zonelist_nodes(0, ZONELIST_FALLBACK), "21");
@@ -1466,8 +1472,11 @@ HOST_TEST(memoryless_nodes_fall_back_to_the_nearest_with_memory)
 	CHECK(local_memory_node(0) == 2 && local_memory_node(1) == 1);
 	CHECK(numa_node_id() == 0 && numa_mem_id() == 2 && cpu_to_mem(1) == 2);
 
+	log = printk_log_pos();
 	set_cpu_numa_node(1, 3);
 	CHECK(nr_node_ids == 4);
+	line = strstr(host_log_since(log), "Fallback order for Node 3: 3 1 2\n");
+	CHECK(line && !strstr(line + 1, "Fallback order"));	/* node 3's line alone */
 	CHECK(node_state(3, N_CPU) && node_state(3, N_ONLINE) && !node_state(3, N_MEMORY));
 	CHECK(node_state(3, N_POSSIBLE) && !node_state(4, N_POSSIBLE));
 	CHECK(num_node_state(N_MEMORY) == 2 && num_node_state(N_CPU) == 2);

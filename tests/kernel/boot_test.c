@@ -1,19 +1,23 @@
 /*
  * tests/kernel/boot_test.c - what boot must have established before any
  * allocator runs: GRUB's information parsed, the kernel where the linker
- * put it, the firmware tables found and checked.
+ * put it, the firmware tables found and checked, and the boot lines a
+ * reader of Linux's boot log looks for.
  */
 #include "kunit/test.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "mm/page_alloc.h"
 #include "mm/memblock.h"
+#include "mm/mmzone.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
 #include "lib/string.h"
+#include "lib/vsprintf.h"
+#include "test_log.h"
 
 extern const char _text[], _etext[], _rodata[], _data[], _end[];
 
@@ -76,6 +80,38 @@ static void command_line_options_are_confirmed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmdline_has("loglevel"), strstr(log, "\nloglevel=") != NULL);
 }
 
+/*
+ * With several nodes, boot printed each node's fallback order once, as
+ * Linux does: the node, then the other nodes of its zonelist.  A node
+ * with CPUs only, numbered above every node with memory, becomes known
+ * only with its CPUs (set_cpu_numa_node()), after the zonelists: it too.
+ */
+static void fallback_orders_are_on_boot_lines(struct kunit *test)
+{
+	static char log[60 * 1024];
+	int nid;
+
+	if (nr_node_ids < 2)
+		kunit_skip(test, "one node: Linux prints no fallback order");
+	if (printk_log_pos() >= sizeof(log))
+		kunit_skip(test, "the boot messages have left the log");
+	printk_log_read(0, log, sizeof(log));
+	for_each_node(nid) {
+		const struct zoneref *z = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+		char line[128];
+		int len = snprintf(line, sizeof(line), "\nFallback order for Node %d: %d", nid, nid);
+		int last = nid;
+
+		for (; z->zone; z++) {
+			if (z->zone->node != last && z->zone->node != nid)
+				len += snprintf(line + len, sizeof(line) - len, " %d", z->zone->node);
+			last = z->zone->node;
+		}
+		snprintf(line + len, sizeof(line) - len, "\n");
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log, line), 1, "%s", line + 1);
+	}
+}
+
 static void acpi_tables_found(struct kunit *test)
 {
 	if (!boot_info.rsdp_len)
@@ -129,6 +165,7 @@ static struct kunit_case boot_cases[] = {
 	KUNIT_CASE(kernel_is_loaded_above_1mib),
 	KUNIT_CASE(command_line_reaches_the_kernel),
 	KUNIT_CASE(command_line_options_are_confirmed),
+	KUNIT_CASE(fallback_orders_are_on_boot_lines),
 	KUNIT_CASE(acpi_tables_found),
 	KUNIT_CASE(long_mode_with_nx),
 	{}

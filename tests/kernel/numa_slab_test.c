@@ -290,7 +290,7 @@ static void no_node_means_this_cpus_node(struct kunit *test)
 		kfree(p);
 		kfree(large);
 	}
-	if (nodes_seen != 3)
+	if (!(nodes_seen & 1U << 1))
 		kunit_mark_skipped(test, "no online CPU on node 1 (the matrix puts CPU 1 there)");
 }
 
