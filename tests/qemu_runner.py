@@ -466,10 +466,15 @@ SELFTESTS = [
     ("a passing suite passes",
      "selftest_pass", 120,
      lambda r, text: r.passed >= 1 and r.failed == 0 and not r.problems),
-    ("a skipped case is listed on the terminal with its reason",
+    ("a skipped case is listed on the terminal with its reason; a case whose every "
+     "parameter skipped, with theirs",
      "selftest_pass", 120,
-     lambda r, text: r.skipped == 1 and
-     "SKIPPED (selftest: skipped on purpose): selftest_pass.skipping_case" in text),
+     lambda r, text: r.skipped == 3 and
+     "SKIPPED (selftest: skipped on purpose): selftest_pass.skipping_case" in text and
+     "SKIPPED (selftest: every parameter skipped on purpose): "
+     "selftest_pass.every_parameter_skips" in text and
+     "SKIPPED (each of its 3 parameters skipped, for different reasons): "
+     "selftest_pass.parameters_skip_for_different_reasons" in text),
     ("a suite that leaks fails, naming slab objects by cache, pages, and a vmalloc area "
      "by its caller", "selftest_leak*", 120,
      lambda r, text: "leak: kmalloc-512: 3 objects" in suite_lines(r, "selftest_leak") and

@@ -305,13 +305,20 @@ static void init_test(struct kunit *test, const char *name)
 	test->status = KUNIT_SUCCESS;
 }
 
-/* A parameterised case: every parameter is a subtest of its own. */
-static enum kunit_status run_param_case(struct kunit_suite *suite, struct kunit_case *c)
+/*
+ * A parameterised case: every parameter is a subtest of its own.  The case
+ * fails if one of them failed, passes if one passed, and skips if all did:
+ * with their reason, so that the runner can show why.
+ */
+static void run_param_case(struct kunit_suite *suite, struct kunit_case *c,
+			   struct kunit *parent)
 {
+	char *why = parent->status_comment;
 	char desc[KUNIT_PARAM_DESC_SIZE];
 	const void *param = NULL;
 	enum kunit_status result = KUNIT_SKIPPED;
-	unsigned int nr = 0;
+	unsigned int nr = 0, skipped = 0;
+	bool reasons_differ = false;
 	struct kunit test;
 
 	printk("        KTAP version 1\n        # Subtest: %s\n", c->name);
@@ -330,9 +337,18 @@ static enum kunit_status run_param_case(struct kunit_suite *suite, struct kunit_
 			result = KUNIT_FAILURE;
 		else if (test.status == KUNIT_SUCCESS && result != KUNIT_FAILURE)
 			result = KUNIT_SUCCESS;
+		else if (test.status == KUNIT_SKIPPED && !skipped++)
+			strscpy(why, test.status_comment, KUNIT_STATUS_COMMENT_SIZE);
+		else if (test.status == KUNIT_SKIPPED)
+			reasons_differ |= strcmp(why, test.status_comment) != 0;
 	}
 	printk("        1..%u\n", nr);
-	return result;
+	if (result == KUNIT_SKIPPED && !nr)
+		strscpy(why, "no parameters", KUNIT_STATUS_COMMENT_SIZE);
+	else if (result == KUNIT_SKIPPED && reasons_differ)
+		snprintf(why, KUNIT_STATUS_COMMENT_SIZE,
+			 "each of its %u parameters skipped, for different reasons", nr);
+	parent->status = result;
 }
 
 /*
@@ -410,7 +426,7 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, struct kunit_t
 			test.status = KUNIT_FAILURE;
 		}
 		else if (c->generate_params)
-			test.status = run_param_case(suite, c);
+			run_param_case(suite, c, &test);
 		else
 			run_one(suite, c, &test);
 		c->status = test.status;

@@ -8,8 +8,9 @@
  * loop, a triple fault, a panic, an oops on another CPU (which no case can
  * catch: the kernel panics and stops the other CPUs), and a spinlock taken
  * twice on one CPU (reported, then a panic); that a skip shows its
- * reason; and, run on the KASAN kernel (make KASAN=1), that an
- * out-of-bounds write is reported by KASAN.  Then the two checks kunit
+ * reason, also when every parameter of a case skipped; and, run on the
+ * KASAN kernel (make KASAN=1), that an out-of-bounds write is reported by
+ * KASAN.  Then the two checks kunit
  * makes itself: a suite that leaks memory, and reports (a WARNING) that
  * no case declared, on this CPU or another, or outside any case, or
  * declared and missing.  If the runner ever stopped noticing one of
@@ -204,9 +205,25 @@ static void skipping_case(struct kunit *test)
 	kunit_skip(test, "selftest: skipped on purpose");
 }
 
+/* When every parameter of a case skips, the case skips with their reason, or says they differ. */
+static const int three_params[] = { 1, 2, 3 };
+KUNIT_ARRAY_PARAM(three, three_params, NULL);
+
+static void every_parameter_skips(struct kunit *test)
+{
+	kunit_skip(test, "selftest: every parameter skipped on purpose");
+}
+
+static void parameters_skip_for_different_reasons(struct kunit *test)
+{
+	kunit_skip(test, "selftest: parameter %d skipped", *(const int *)test->param_value);
+}
+
 static struct kunit_case pass_cases[] = {
 	KUNIT_CASE(passing_case),
 	KUNIT_CASE(skipping_case),
+	KUNIT_CASE_PARAM(every_parameter_skips, three_gen_params),
+	KUNIT_CASE_PARAM(parameters_skip_for_different_reasons, three_gen_params),
 	{}
 };
 static struct kunit_suite pass_suite = { .name = "selftest_pass", .test_cases = pass_cases };
