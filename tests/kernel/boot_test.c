@@ -64,14 +64,25 @@ static void command_line_reaches_the_kernel(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cmdline_has("kuni"));
 }
 
-/* kmain confirms each option that took effect on a boot line of its own. */
-static void command_line_options_are_confirmed(struct kunit *test)
+/*
+ * Everything printed since boot, if the log still holds it (the boot suite
+ * runs first); else the case skips.  One buffer for the cases that read it:
+ * the kernel must still boot on a machine of 6 MiB.
+ */
+static const char *boot_log(struct kunit *test)
 {
 	static char log[60 * 1024];
 
 	if (printk_log_pos() >= sizeof(log))
 		kunit_skip(test, "the boot messages have left the log");
 	printk_log_read(0, log, sizeof(log));
+	return log;
+}
+
+/* kmain confirms each option that took effect on a boot line of its own. */
+static void command_line_options_are_confirmed(struct kunit *test)
+{
+	const char *log = boot_log(test);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "\nCommand line: kunit "));
 	if (page_poisoning_enabled())
 		KUNIT_EXPECT_NOT_NULL(test, strstr(log, "\npage_poison=1: freed pages are filled"));
@@ -88,14 +99,12 @@ static void command_line_options_are_confirmed(struct kunit *test)
  */
 static void fallback_orders_are_on_boot_lines(struct kunit *test)
 {
-	static char log[60 * 1024];
+	const char *log;
 	int nid;
 
 	if (nr_node_ids < 2)
 		kunit_skip(test, "one node: Linux prints no fallback order");
-	if (printk_log_pos() >= sizeof(log))
-		kunit_skip(test, "the boot messages have left the log");
-	printk_log_read(0, log, sizeof(log));
+	log = boot_log(test);
 	for_each_node(nid) {
 		const struct zoneref *z = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
 		char line[128];
