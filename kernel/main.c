@@ -199,6 +199,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 {
 	unsigned long loglevel;
 
+	x86_configure_nx();	/* before any page-table entry is made */
 	kasan_early_init();	/* a KASAN kernel's early shadow, before any stack redzone */
 	percpu_init_boot_cpu();
 	serial_init();

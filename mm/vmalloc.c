@@ -311,7 +311,7 @@ static int vmap_small_pages_range(unsigned long addr, struct page **pages, unsig
 				err = -EEXIST;
 				goto fail;
 			}
-			WRITE_ONCE(*pte, page_to_phys(*pages) | pgprot_val(prot));
+			WRITE_ONCE(*pte, page_to_phys(*pages) | massage_pgprot(prot));
 		}
 	}
 	return 0;

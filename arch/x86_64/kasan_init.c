@@ -42,8 +42,8 @@
 #include "lib/string.h"
 
 #define SHADOW_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY)
-#define SHADOW_PAGE_RW	(SHADOW_TABLE | _PAGE_NX)
-#define SHADOW_PAGE_RO	(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_NX)
+#define SHADOW_PAGE_RW	(SHADOW_TABLE | (_PAGE_NX & __supported_pte_mask))
+#define SHADOW_PAGE_RO	(_PAGE_PRESENT | _PAGE_ACCESSED | (_PAGE_NX & __supported_pte_mask))
 
 static u8 early_shadow_page[PAGE_SIZE] __aligned(PAGE_SIZE);
 static u64 early_shadow_pte[PTRS_PER_TABLE] __aligned(PAGE_SIZE);

@@ -42,6 +42,23 @@
 #include "lib/string.h"
 
 
+u64 __supported_pte_mask = ~_PAGE_NX;
+
+/**
+ * x86_configure_nx - let entries carry NX if the CPU has it
+ *
+ * boot/entry.asm set EFER.NXE if CPUID said the CPU has NX; without it,
+ * bit 63 of an entry is reserved, and the kernel image is W^X for writes
+ * only (its data stays executable), as Linux on such a CPU.
+ * Context: first thing in kmain(), before any entry is made (KASAN's early
+ * shadow too): no KASAN instrumentation.
+ */
+__no_sanitize_address void x86_configure_nx(void)
+{
+	if (rdmsr(MSR_EFER) & EFER_NXE)
+		__supported_pte_mask |= _PAGE_NX;
+}
+
 /* Entries that point to a lower table: the lower table decides the rest. */
 #define _PAGE_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY)
 
@@ -135,7 +152,7 @@ static int set_entry(unsigned long va, phys_addr_t pa, pgprot_t prot, unsigned i
 		     gfp_t gfp)
 {
 	u64 *entry = walk(va, level, true, gfp);
-	u64 new = pa | pgprot_val(prot) | (level > 1 ? _PAGE_PSE : 0), old = 0;
+	u64 new = pa | massage_pgprot(prot) | (level > 1 ? _PAGE_PSE : 0), old = 0;
 
 	if (IS_ERR(entry)) {
 		if (PTR_ERR(entry) == -EEXIST)
@@ -452,6 +469,9 @@ void paging_init(const struct phys_range *ram, unsigned int nr_ranges)
 	write_cr3(top);
 	pr_info("paging: direct map of %u RAM ranges with %s pages, kernel image W^X\n",
 		nr_ranges, has_gbpages ? "1 GiB/2 MiB" : "2 MiB");
+	if (!(__supported_pte_mask & _PAGE_NX))
+		pr_info("Notice: NX (Execute Disable) protection missing in CPU! "
+			"The kernel's data is executable\n");
 }
 
 /** paging_ready - true once the kernel runs on its own page tables */

@@ -42,6 +42,20 @@ typedef struct {
 #define pgprot_val(p)	((p).pgprot)
 
 /*
+ * The bits this CPU takes in an entry (Linux's __supported_pte_mask): all
+ * but NX, and NX too once x86_configure_nx() has found it.  A CPU without
+ * NX (QEMU's -cpu qemu64,-nx, old CPUs) reserves bit 63, and an entry with
+ * it set faults on every access; so every entry made from a pgprot_t goes
+ * through massage_pgprot().
+ */
+extern u64 __supported_pte_mask;
+
+static inline u64 massage_pgprot(pgprot_t prot)
+{
+	return pgprot_val(prot) & __supported_pte_mask;
+}
+
+/*
  * Kernel mappings are global, as Linux's: with CR4.PGE they would survive a
  * CR3 reload.  This kernel leaves PGE off (it never switches page tables),
  * so the bit changes nothing today; flush_tlb_all() handles both cases.
@@ -59,6 +73,7 @@ struct phys_range {
 	phys_addr_t start, end;
 };
 
+void x86_configure_nx(void);
 void zap_boot_identity_map(void);
 void pgtable_set_allocator(phys_addr_t (*alloc)(gfp_t gfp), void (*free)(phys_addr_t page));
 void paging_init(const struct phys_range *ram, unsigned int nr_ranges);
