@@ -387,11 +387,13 @@ static void explain_rfc_scan(size_t fresh_first, size_t frag_first, size_t frag_
 	if (frag_first == GROUP * PAGE_SIZE)
 		printk(KERN_CONT "vmalloc takes over at the first size that needs an order-3 block.\n"
 		       "   The largest size is limited by free memory only.\n");
-	else
+	else if (!frag_first && frag_largest < GROUP * PAGE_SIZE)
 		print_size("free memory ran out after ", frag_largest,
 			   ", before 32 KiB, the first size\n"
 			   "   that needs an order-3 block: this machine is too small to show\n"
 			   "   vmalloc taking over there.\n");
+	else	/* the state could not be rebuilt (said above): no story to read */
+		printk(KERN_CONT "the figures are not the hard state's: it could not be rebuilt.\n");
 }
 
 #define ROW(label, fmt, field)							\

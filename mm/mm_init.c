@@ -107,7 +107,8 @@ void update_cpu_node_states(void)
  *
  * Also sets the CPU's numa_mem_id(): @nid itself, or if @nid has no memory
  * the nearest node that has (the first of @nid's zonelist).  A node that
- * has CPUs but no memory is reported once, as Linux reports it.
+ * has CPUs but no memory is reported once, as Linux reports it; if @nid
+ * was not known before, its "Fallback order" line is printed now.
  * Context: boot, after mm_core_init() (the zonelists) and before the CPU
  * allocates; the host tests call it on each fake machine.
  */

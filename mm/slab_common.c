@@ -7,10 +7,10 @@
  *   size   1-8  9-16  17-32  33-64  65-96  97-128  129-192  193-256  ...  4097-8192
  *   cache  kmalloc-8 -16  -32    -64    -96    -128     -192     -256  ...  kmalloc-8k
  *
- * Up to 192 bytes a table indexed by (size - 1) / 8 picks the class (the
- * 96 and 192 classes save a third of the space of the next power of two);
- * above, the next power of two.  Power-of-two classes are aligned to
- * their size, as Linux guarantees (drivers rely on it).
+ * A size known only at run time finds its class in a small table, with
+ * no branch (kmalloc_index_runtime()); the 96 and 192 classes save a third
+ * of the space of the next power of two.  Power-of-two classes are aligned
+ * to their size, as Linux guarantees (drivers rely on it).
  *
  * Larger than KMALLOC_MAX_CACHE_SIZE (8 KiB), and for GFP_DMA/GFP_DMA32
  * (which have no caches here), kmalloc() takes whole pages from the page

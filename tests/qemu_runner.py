@@ -297,9 +297,10 @@ class Run:
         return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
 
 
-# Before the kernel runs: GRUB's "error: ..." (on a machine too small for it, "error: out
-# of memory.", which under UEFI reaches the serial port) or the firmware's own exception.
-BOOT_FAILURE = re.compile(r"^(error: |!!!! X64 Exception)")
+# Before the kernel runs: GRUB's "error: out of memory." (a machine too small for it; under
+# UEFI it reaches the serial port) or the firmware's own exception.  Not any "error: ":
+# GRUB prints some it goes on after ("error: no suitable video mode found.").
+BOOT_FAILURE = re.compile(r"^(error: out of memory|!!!! X64 Exception)")
 
 
 def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=""):

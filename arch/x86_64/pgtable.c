@@ -12,6 +12,9 @@
  *                        R + NX, data and bss RW + NX (W^X), and the page
  *                        under the boot stack left unmapped as a guard.
  *
+ * (NX wherever the CPU has it: on one without, no entry may carry it, and
+ * only the read-only half of W^X holds; see x86_configure_nx().)
+ *
  * There is no identity map any more, so a NULL dereference faults.  Other
  * mappings (the struct page array, firmware tables through memremap(),
  * device registers through ioremap(), and later vmalloc) are added with
@@ -48,8 +51,9 @@ u64 __supported_pte_mask = ~_PAGE_NX;
  * x86_configure_nx - let entries carry NX if the CPU has it
  *
  * boot/entry.asm set EFER.NXE if CPUID said the CPU has NX; without it,
- * bit 63 of an entry is reserved, and the kernel image is W^X for writes
- * only (its data stays executable), as Linux on such a CPU.
+ * bit 63 of an entry is reserved, and every mapping is executable (data,
+ * stacks, the direct map, vmalloc): only read-only text and rodata remain
+ * of W^X, as in Linux on such a CPU.
  * Context: first thing in kmain(), before any entry is made (KASAN's early
  * shadow too): no KASAN instrumentation.
  */
@@ -467,11 +471,11 @@ void paging_init(const struct phys_range *ram, unsigned int nr_ranges)
 	map_image_part(_data, _end, PAGE_KERNEL);
 	kasan_copy_early_shadow(init_top_pgt);
 	write_cr3(top);
-	pr_info("paging: direct map of %u RAM ranges with %s pages, kernel image W^X\n",
-		nr_ranges, has_gbpages ? "1 GiB/2 MiB" : "2 MiB");
+	pr_info("paging: direct map of %u RAM ranges with %s pages, kernel image %s\n",
+		nr_ranges, has_gbpages ? "1 GiB/2 MiB" : "2 MiB",
+		__supported_pte_mask & _PAGE_NX ? "W^X" : "text and rodata read-only");
 	if (!(__supported_pte_mask & _PAGE_NX))
-		pr_info("Notice: NX (Execute Disable) protection missing in CPU! "
-			"The kernel's data is executable\n");
+		pr_info("Notice: NX (Execute Disable) protection missing in CPU!\n");
 }
 
 /** paging_ready - true once the kernel runs on its own page tables */

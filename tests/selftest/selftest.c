@@ -10,11 +10,11 @@
  * twice on one CPU (reported, then a panic); that a skip shows its
  * reason, also when every parameter of a case skipped; and, run on the
  * KASAN kernel (make KASAN=1), that an out-of-bounds write is reported by
- * KASAN.  Then the two checks kunit
- * makes itself: a suite that leaks memory, and reports (a WARNING) that
- * no case declared, on this CPU or another, or outside any case, or
- * declared and missing.  If the runner ever stopped noticing one of
- * these, its self-test would fail and so would `make test`.
+ * KASAN.  Then the two checks kunit makes itself: a suite that leaks
+ * memory, and reports (a WARNING) that no case declared, on this CPU or
+ * another, or outside any case, or declared and missing.  If the runner
+ * ever stopped noticing one of these, its self-test would fail and so
+ * would `make test`.
  */
 #include "kunit/test.h"
 #include "kunit/test-bug.h"
