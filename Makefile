@@ -193,14 +193,16 @@ $(ISO): $(KERNEL) iso/grub.cfg | deps
 # make run CMDLINE='page_poison=1 loglevel=7' passes options to the kernel.
 RUN_ISO := $(BUILD)/kmem-run.iso
 $(RUN_ISO): $(KERNEL) iso/grub.cfg FORCE | deps
-	$(Q)$(PYTHON) tests/qemu_runner.py iso --kernel $(KERNEL) --output $@ --cmdline '$(CMDLINE)'
+	$(Q)$(PYTHON) tests/qemu_runner.py iso --kernel $(KERNEL) --output $@ --cmdline='$(CMDLINE)'
 
 # A -m or -smp in QEMU_ARGS replaces MEM= or SMP= (QEMU would take the last of two).
 RUN_MACHINE = $(if $(filter -m,$(QEMU_ARGS)),,-m $(MEM)) $(if $(filter -smp,$(QEMU_ARGS)),,-smp $(SMP))
+# -nographic in QEMU_ARGS already puts the serial port and QEMU's monitor on the terminal.
+RUN_CONSOLE = $(if $(filter -nographic,$(QEMU_ARGS)),,-display none -serial mon:stdio)
 
 run: deps $(RUN_ISO)
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) -cdrom $(RUN_ISO) -boot d \
-		-display none -serial mon:stdio -no-reboot $(QEMU_ARGS)
+		$(RUN_CONSOLE) -no-reboot $(QEMU_ARGS)
 
 debug: deps $(RUN_ISO)
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) -cdrom $(RUN_ISO) -boot d -display none \
@@ -248,8 +250,8 @@ endif
 
 test-qemu: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py test --kernel $(KERNEL) --tests '$(TESTS)' \
-		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args '$(QEMU_ARGS)' \
-		--cmdline '$(CMDLINE)'
+		--timeout $(TIMEOUT) $(if $(filter 1,$(UEFI)),--uefi) --qemu-args='$(QEMU_ARGS)' \
+		--cmdline='$(CMDLINE)'
 
 test-selftest: deps $(BUILD)/selftest.elf kasan-kernels
 	$(PYTHON) tests/qemu_runner.py selftest --selftest-kernel $(BUILD)/selftest.elf \
@@ -284,7 +286,7 @@ test-monitor: deps $(KERNEL)
 # The in-kernel table, then the host build's instruction counts (callgrind).
 bench: deps $(BENCH_KERNEL)
 	$(PYTHON) tests/qemu_runner.py bench --kernel $(BENCH_KERNEL) --bench '$(BENCH)' \
-		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args '$(QEMU_ARGS)'
+		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args='$(QEMU_ARGS)'
 	@$(MAKE) --no-print-directory bench-host
 
 # The soak: not part of make test (it runs for minutes).  Four CPUs by default.
@@ -292,7 +294,7 @@ SOAK_SECONDS ?= 600
 SOAK_ARGS ?= -machine q35 -m 256M -smp 4
 soak: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py soak --kernel $(KERNEL) --seconds $(SOAK_SECONDS) \
-		--qemu-args '$(SOAK_ARGS)'
+		--qemu-args='$(SOAK_ARGS)'
 
 # Linux's own allocators, measured like ours; writes tests/bench/linux-reference.txt, which
 # make bench reads.  Not part of make test: it downloads two kernels and boots each twice.
