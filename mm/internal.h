@@ -113,13 +113,25 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux
  * 7.0's name; Bonwick's magazine).  Allocation pops, free pushes.
+ *
+ * The objects are slots[1] to slots[capacity]; slots[0] is always NULL.
+ * kfree() compares the object it frees with the last one pushed, top[-1],
+ * to catch a double free: thanks to slots[0], that slot exists even when
+ * the sheaf is empty, and holds NULL, which is never an object, so the
+ * check needs no test of emptiness first.
  */
 struct slab_sheaf {
 	struct list_head barn_list;	/* on a barn's list of full or empty sheaves */
 	unsigned int size;		/* objects in it (while it is main: main_size()) */
 	unsigned int capacity;		/* objects it can hold (0: the bootstrap sheaf) */
-	void *objects[];
+	void *slots[];			/* NULL, then the objects */
 };
+
+/* Where @sheaf's objects start: after the NULL in slots[0]. */
+static inline void **sheaf_objects(struct slab_sheaf *sheaf)
+{
+	return sheaf->slots + 1;
+}
 
 /*
  * Each CPU's two sheaves of a cache: alloc and free use main; spare saves
@@ -132,8 +144,8 @@ struct slab_sheaf {
  */
 struct slub_percpu_sheaves {
 	void **top;			/* main's next free slot */
-	void **base;			/* main->objects: main is empty when top == base */
-	void **end;			/* main->objects + main->capacity: full at top == end */
+	void **base;			/* main's first object slot: empty when top == base */
+	void **end;			/* base + main->capacity: full at top == end */
 	struct slab_sheaf *main;
 	struct slab_sheaf *spare;	/* NULL, or empty, or full */
 };
@@ -244,16 +256,25 @@ static inline struct page *pfn_to_slab(u32 pfn)
  * inverse of odd modulo 2^64, an offset i * size times M is i * 2^k, which
  * rotated right by k is i; any other offset comes out at least 2^64 / size,
  * far beyond the slab's object count.  So one compare checks both that
- * @p is at a slot's start and that the slot is in the slab.
+ * @p is at a slot's start and that the slot is in the slab.  (Objects
+ * start @red_left_pad bytes into their slots; __object_in_slab() is for a
+ * caller that knows the pad without loading it: 0 in a cache without
+ * redzones.)
  */
-static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab,
-					   const void *p)
+static __always_inline bool __object_in_slab(const struct kmem_cache *s, const struct page *slab,
+					     const void *p, unsigned int red_left_pad)
 {
-	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - s->red_left_pad;
+	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - red_left_pad;
 	unsigned long x = off * s->start_mult;
 	unsigned int k = s->start_shift;
 
 	return ((x >> k) | (x << ((64 - k) & 63))) < slab->objects;
+}
+
+static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab,
+					   const void *p)
+{
+	return __object_in_slab(s, slab, p, s->red_left_pad);
 }
 
 /*

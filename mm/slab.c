@@ -73,15 +73,15 @@ struct kmem_cache *kmem_cache;		/* where struct kmem_cache comes from */
 static struct kmem_cache *sheaf_cache;	/* where struct slab_sheaf comes from */
 
 /* Every CPU's main sheaf until its first refill: empty, and full for a free. */
-static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0 };
+static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0, .slots = { NULL } };
 
 /* Make @sheaf this CPU's main sheaf (interrupts off): top, base and end follow it. */
 static void set_main(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
 {
 	pcs->main = sheaf;
-	pcs->base = sheaf->objects;
-	pcs->top = sheaf->objects + sheaf->size;
-	pcs->end = sheaf->objects + sheaf->capacity;
+	pcs->base = sheaf_objects(sheaf);
+	pcs->top = pcs->base + sheaf->size;
+	pcs->end = pcs->base + sheaf->capacity;
 }
 
 /* This CPU's main sheaf, its size brought up to date (interrupts off). */
@@ -458,6 +458,7 @@ static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
 	if (sheaf) {
 		sheaf->size = 0;
 		sheaf->capacity = s->sheaf_capacity;
+		sheaf->slots[0] = NULL;
 	}
 	return sheaf;
 }
@@ -465,7 +466,7 @@ static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
 /* Empty @sheaf into the slabs; it stays allocated. */
 static void flush_sheaf(struct kmem_cache *s, struct slab_sheaf *sheaf)
 {
-	put_objects(s, sheaf->objects, sheaf->size);
+	put_objects(s, sheaf_objects(sheaf), sheaf->size);
 	sheaf->size = 0;
 }
 
@@ -523,7 +524,8 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 		/* No sheaf to fill: one object straight from the slabs. */
 		return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
 	}
-	sheaf->size = get_objects(s, gfp, NUMA_NO_NODE, sheaf->objects, sheaf->capacity, caller);
+	sheaf->size = get_objects(s, gfp, NUMA_NO_NODE, sheaf_objects(sheaf), sheaf->capacity,
+				  caller);
 	if (!sheaf->size) {
 		retire_sheaf(s, sheaf);
 		return NULL;
@@ -754,7 +756,7 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
 	top = pcs->top;
-	if (unlikely(top != pcs->base && top[-1] == obj)) {
+	if (unlikely(top[-1] == obj)) {	/* the sheaf's slots[0], NULL, if it is empty */
 		local_irq_restore(flags);
 		freed_twice(s, obj, caller);
 		return;
@@ -770,21 +772,39 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 }
 
 /*
- * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in
- * @slab of cache @s (the callers checked that much).  It must be where an
- * object starts (a multiply, no divide).  In a KASAN kernel the object may
- * wait in KASAN's quarantine first (mm/kasan.h).
+ * __slab_free - @obj is in @slab of cache @s (the callers checked that
+ * much).  It must be where an object starts (a multiply, no divide).  In a
+ * KASAN kernel the object may wait in KASAN's quarantine first
+ * (mm/kasan.h).  @checked (a constant) says whether @s has debugging or no
+ * sheaves: only such a cache can have a left redzone, so the fast path's
+ * test leaves the pad out instead of loading it.
  */
-static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
-				      void *caller)
+static __always_inline void __slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+					void *caller, bool checked)
 {
-	if (unlikely(!object_in_slab(s, slab, obj))) {
+	if (unlikely(!__object_in_slab(s, slab, obj, checked ? s->red_left_pad : 0))) {
 		bad_object_pointer(s, obj, caller);
 		return;
 	}
 	if (kasan_slab_free(s, obj, caller))
 		return;
 	do_slab_free(s, slab, obj, caller);
+}
+
+static __noinline void slab_free_checked(struct kmem_cache *s, struct page *slab, void *obj,
+					 void *caller)
+{
+	__slab_free(s, slab, obj, caller, true);
+}
+
+/* slab_free - the free path of kmem_cache_free() and kfree() */
+static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+				      void *caller)
+{
+	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)))
+		slab_free_checked(s, slab, obj, caller);
+	else
+		__slab_free(s, slab, obj, caller, false);
 }
 
 #if CONFIG_KASAN
@@ -1373,7 +1393,7 @@ void kmem_cache_init(void)
 				       0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
 	sheaf_cache = create_boot_cache(&sheaf_cache_boot, "slab_sheaf",
 					sizeof(struct slab_sheaf) +
-					MAX_SHEAF_CAPACITY * sizeof(void *),
+					(1 + MAX_SHEAF_CAPACITY) * sizeof(void *),
 					0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
 	kmalloc_init();
 	if (!shrinker_registered)

@@ -283,6 +283,9 @@ static const struct slab_sheaf *bootstrap;
 static void check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, unsigned int size,
 			const char *what, int n, struct addrs *sheaves)
 {
+	if (sheaf->slots[0])
+		PROBLEM("%s: the %s %d: slot 0 holds %p, not NULL (kfree()'s top[-1])", s->name,
+			what, n, sheaf->slots[0]);
 	if (!sheaf->capacity) {
 		if (bootstrap && sheaf != bootstrap)
 			PROBLEM("%s: the %s %d is a second bootstrap sheaf", s->name, what, n);
@@ -297,7 +300,7 @@ static void check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, un
 		PROBLEM("%s: the %s %d: %u objects, capacity %u (the cache's: %u)", s->name, what,
 			n, size, sheaf->capacity, s->sheaf_capacity);
 	for (unsigned int i = 0; i < size && i < sheaf->capacity; i++) {
-		void *obj = sheaf->objects[i];
+		void *obj = sheaf->slots[1 + i];
 		struct page *slab = head_of(obj);
 
 		if (!slab || !PageSlab(slab) || slab->slab_cache != s ||
@@ -385,8 +388,8 @@ static void check_cache(struct kmem_cache *s, unsigned long *listed, struct addr
 		}
 		if ((s->flags & SLAB_DEBUG_FLAGS) && pcs->main->capacity)
 			PROBLEM("%s: a debug cache has a sheaf on CPU %u", s->name, cpu);
-		if (pcs->base != pcs->main->objects ||
-		    pcs->end != pcs->main->objects + pcs->main->capacity ||
+		if (pcs->base != sheaf_objects(pcs->main) ||
+		    pcs->end != pcs->base + pcs->main->capacity ||
 		    pcs->top < pcs->base || pcs->top > pcs->end) {
 			PROBLEM("%s: CPU %u's top/base/end (%p %p %p) do not match its main sheaf %p",
 				s->name, cpu, (void *)pcs->top, (void *)pcs->base, (void *)pcs->end,

@@ -867,6 +867,37 @@ SLAB_TEST(double_free_of_the_last_freed_object_is_caught_without_debugging, "-")
 	works_afterwards(kmalloc_caches[6], true);
 }
 
+/*
+ * "Freed twice in a row" compares with top[-1]; on an empty main sheaf that
+ * is the sheaf's slots[0], NULL.  A free onto an empty main (and onto the
+ * bootstrap sheaf of a new cache) is an ordinary push; the same free again
+ * is the double free.
+ */
+SLAB_TEST(a_free_onto_an_empty_main_sheaf_is_no_double_free, "-")
+{
+	struct kmem_cache *s = kmem_cache_create("test_empty_main", 64, 0, 0, NULL);
+	struct slub_percpu_sheaves *pcs = pcs_of(s, 0);
+	unsigned long pos = printk_log_pos();
+	void *held[MAX_SHEAF_CAPACITY], *p = kmem_cache_alloc(s, GFP_KERNEL), *q;
+	unsigned int nr = 0;
+
+	CHECK(pcs->main->capacity);	/* the first allocation installed a real sheaf */
+	while (main_size(pcs))		/* empty it */
+		held[nr++] = kmem_cache_alloc(s, GFP_KERNEL);
+	CHECK(pcs->top == pcs->base && pcs->top[-1] == NULL);
+	kmem_cache_free(s, p);
+	CHECK(bugs_since(pos) == 0 && main_size(pcs) == 1);
+	kmem_cache_free(s, p);
+	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice in a row") && main_size(pcs) == 1);
+	q = kmem_cache_alloc(s, GFP_KERNEL);
+	CHECK(q == p && main_size(pcs) == 0);
+	kmem_cache_free(s, q);
+	while (nr)
+		kmem_cache_free(s, held[--nr]);
+	CHECK(bugs_since(pos) == 1);
+	kmem_cache_destroy(s);
+}
+
 static void check_invalid_pointers(void)
 {
 	struct kmem_cache *s = kmem_cache_create("test_bad_free", 48, 0, 0, NULL);

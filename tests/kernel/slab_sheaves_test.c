@@ -127,7 +127,7 @@ static void a_refill_takes_a_whole_sheaf(struct kunit *test)
 	take(test, 1);
 	KUNIT_EXPECT_EQ(test, objects_out(), cap);
 	KUNIT_EXPECT_EQ(test, pcs->main->capacity, cap);
-	KUNIT_EXPECT_PTR_EQ(test, pcs->end, pcs->main->objects + cap);
+	KUNIT_EXPECT_PTR_EQ(test, pcs->end, sheaf_objects(pcs->main) + cap);
 	KUNIT_EXPECT_EQ(test, main_size(pcs), cap - 1);
 	expect_conserved(test);
 }
