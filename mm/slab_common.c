@@ -7,10 +7,11 @@
  *   size   1-8  9-16  17-32  33-64  65-96  97-128  129-192  193-256  ...  4097-8192
  *   cache  kmalloc-8 -16  -32    -64    -96    -128     -192     -256  ...  kmalloc-8k
  *
- * A size known only at run time finds its class in a small table, with
- * no branch (kmalloc_index_runtime()); the 96 and 192 classes save a third
- * of the space of the next power of two.  Power-of-two classes are aligned
- * to their size, as Linux guarantees (drivers rely on it).
+ * A size known only at run time finds its class in a table of one byte
+ * per 8 bytes of size, with no branch (kmalloc_index_runtime()).  The 96
+ * and 192 classes save a third of the space of the next power of two.
+ * Power-of-two classes are aligned to their size, as Linux guarantees
+ * (drivers rely on it).
  *
  * Larger than KMALLOC_MAX_CACHE_SIZE (8 KiB), and for GFP_DMA/GFP_DMA32
  * (which have no caches here), kmalloc() takes whole pages from the page
@@ -40,36 +41,25 @@ static const struct {
 };
 
 /*
- * The size class when the size is only known at run time, with no branch:
- * sizes that come in no order would make any branch here a coin toss for
- * the CPU's predictor.  The row is the highest bit of size - 1 (the class
- * of 2^(row + 1) bytes), the column the bit below it, which says in which
- * half of that power of two's range the size lies: the 96 and 192 classes
- * are the lower halves of 128's and 256's.  Sizes 1 to 8 are all row 2.
- * It must agree with kmalloc_index() (mm/slab.h), which the compiler folds
- * for constant sizes; the slab suites check every size.
+ * The size class when the size is only known at run time: one byte per 8
+ * bytes of size, filled from kmalloc_index() by kmalloc_init(), so the two
+ * cannot disagree.  Every class is a multiple of 8 bytes, so sizes 8k+1
+ * to 8k+8 always share one.  A table and no branch: sizes that come in no
+ * order would make any branch here a coin toss for the CPU's predictor.
  */
-static const u8 size_class[KMALLOC_SHIFT_HIGH][2] = {
-	[2] = { 3, 3 },		/* 1-8 */
-	[3] = { 4, 4 },	[4] = { 5, 5 },	[5] = { 6, 6 },
-	[6] = { 1, 7 },		/* 65-96: kmalloc-96;  97-128: kmalloc-128 */
-	[7] = { 2, 8 },		/* 129-192: kmalloc-192; 193-256: kmalloc-256 */
-	[8] = { 9, 9 },	[9] = { 10, 10 }, [10] = { 11, 11 }, [11] = { 12, 12 },
-	[12] = { 13, 13 },	/* 4097-8192 */
-};
+static u8 size_index[KMALLOC_MAX_CACHE_SIZE / 8];
 
 /** kmalloc_index_runtime - the size class of @size (1..KMALLOC_MAX_CACHE_SIZE) */
 unsigned int kmalloc_index_runtime(size_t size)
 {
-	unsigned long x = (size - 1) | 4;
-	unsigned int row = 63 ^ __builtin_clzl(x);	/* x's highest bit: 63 - clz */
-
-	return size_class[row][(x >> (row - 1)) & 1];
+	return size_index[(size - 1) / 8];
 }
 
 /** kmalloc_init - make the kmalloc caches (from kmem_cache_init()) */
 void kmalloc_init(void)
 {
+	for (unsigned int i = 0; i < ARRAY_SIZE(size_index); i++)
+		size_index[i] = kmalloc_index(8 * (i + 1));
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
 		unsigned int size = kmalloc_info[i].size;
 		struct kmem_cache *s;
@@ -110,10 +100,12 @@ static __always_inline void *kmalloc_caller(size_t size, gfp_t flags, int node, 
 {
 	struct kmem_cache *s;
 
-	if (unlikely(!size))
-		return ZERO_SIZE_PTR;
-	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE || (flags & (__GFP_DMA | __GFP_DMA32))))
+	/* one compare for both ends: size 0 wraps around to the largest */
+	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE || (flags & (__GFP_DMA | __GFP_DMA32)))) {
+		if (!size)
+			return ZERO_SIZE_PTR;
 		return kmalloc_large(size, flags, node, caller);
+	}
 	s = kmalloc_caches[kmalloc_index_runtime(size)];
 	return kasan_kmalloc(s, kmalloc_from_cache(s, flags, node, caller), size);
 }
