@@ -64,6 +64,7 @@ typedef int64_t s64;
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
+#define clamp(x, lo, hi)	min(max(x, lo), hi)
 
 /* The address of the instruction being executed (who takes a lock, where a WARN is) */
 #define _THIS_IP_	({ unsigned long __ip;					\

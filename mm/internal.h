@@ -109,6 +109,7 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 #define SLAB_FAILSLAB		((slab_flags_t)0x02000000U)	/* may fail now: mm/fault_inject.c */
 
 #define MAX_SHEAF_CAPACITY	32	/* objects per sheaf, at most */
+#define SHEAF_MAX_BYTES		(64U << 10)	/* ... and bytes of them, unless that is below 4 */
 
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux

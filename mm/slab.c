@@ -1224,7 +1224,13 @@ static void calculate_sizes(struct kmem_cache *s)
 	s->size = ALIGN(s->red_left_pad + size, s->align);
 	calculate_order(s);
 	set_start_mult(s);
-	s->sheaf_capacity = s->size <= 256 ? 32 : s->size <= 1024 ? 16 : s->size <= 4096 ? 8 : 4;
+	/*
+	 * Objects per sheaf: 32, as long as a sheaf holds at most 64 KiB of
+	 * them (16 of 4 KiB, 8 of 8 KiB), and never fewer than 4.  A sheaf
+	 * too small for its cache sends frees and allocations that come in
+	 * no order to the slow path often: see docs/slab.md, section 4.
+	 */
+	s->sheaf_capacity = clamp(SHEAF_MAX_BYTES / s->size, 4U, (unsigned int)MAX_SHEAF_CAPACITY);
 }
 
 static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align,
