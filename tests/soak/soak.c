@@ -333,6 +333,23 @@ static void soak_loop(struct soak_cpu *c, int cpu)
 		int i = (int)(next_random(&c->rng) % SLOTS);
 		struct object *o = &c->slot[i];
 
+		/*
+		 * Every 256 turns of the loop, whatever they did: on a small
+		 * machine most allocations fail, and counting only the ones
+		 * that succeed would leave the pressure and the least free
+		 * count unrefreshed for most of the soak.
+		 */
+		if (cpu == 0 && ++round % 256 == 0) {
+			refill_pressure();
+			lowest_free = min(lowest_free, nr_free_pages());
+			if (ktime_get_ns() > next_report) {
+				next_report += 10ULL * NSEC_PER_SEC;
+				pr_info("soak: %llu s left, %lu pages free, %lu reclaimed, %lu OOM "
+					"kills so far\n", (deadline - ktime_get_ns()) / NSEC_PER_SEC,
+					nr_free_pages(), reclaimed, kills);
+			}
+		}
+
 		/* What interrupt handlers left us (vfree()s): this loop is a work item too. */
 		if (deferred_work_pending())
 			run_deferred_work();
@@ -353,16 +370,6 @@ static void soak_loop(struct soak_cpu *c, int cpu)
 		}
 		stamp(o, false, NULL);
 		c->live += o->size;
-		if (cpu == 0 && ++round % 256 == 0) {
-			refill_pressure();
-			lowest_free = min(lowest_free, nr_free_pages());
-			if (ktime_get_ns() > next_report) {
-				next_report += 10ULL * NSEC_PER_SEC;
-				pr_info("soak: %llu s left, %lu pages free, %lu reclaimed, %lu OOM "
-					"kills so far\n", (deadline - ktime_get_ns()) / NSEC_PER_SEC,
-					nr_free_pages(), reclaimed, kills);
-			}
-		}
 	}
 	for (int i = 0; i < SLOTS; i++) {
 		if (c->slot[i].p)
