@@ -72,8 +72,19 @@ static struct kmem_cache kmem_cache_boot, sheaf_cache_boot;
 struct kmem_cache *kmem_cache;		/* where struct kmem_cache comes from */
 static struct kmem_cache *sheaf_cache;	/* where struct slab_sheaf comes from */
 
-/* Every CPU's main sheaf until its first refill: empty, and full for a free. */
+/*
+ * Every CPU's main sheaf until its first refill: empty, and full for a
+ * free.  It has no object slots, but it needs its slots[0], the NULL that
+ * kfree()'s top[-1] reads: initialising the flexible array (a GNU C
+ * extension) is what gives it that one slot.
+ */
 static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0, .slots = { NULL } };
+
+/* Does @s skip the sheaves (slab debugging, or SLAB_NO_SHEAVES)?  Then every object goes to its slab. */
+static inline bool cache_skips_sheaves(const struct kmem_cache *s)
+{
+	return s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES);
+}
 
 /* Make @sheaf this CPU's main sheaf (interrupts off): top, base and end follow it. */
 static void set_main(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
@@ -637,7 +648,7 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp, int nod
 
 	if (unlikely(s->flags & SLAB_FAILSLAB) && should_failslab(s, gfp))
 		return NULL;
-	if ((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)) || node != NUMA_NO_NODE)
+	if (cache_skips_sheaves(s) || node != NUMA_NO_NODE)
 		obj = alloc_from_slabs(s, gfp, node, caller);
 	else
 		obj = alloc_from_new_sheaf(s, gfp, caller);
@@ -749,7 +760,7 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	unsigned long flags;
 	void **top;
 
-	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))) {
+	if (unlikely(cache_skips_sheaves(s))) {
 		free_to_slab(s, slab, obj, caller);
 		return;
 	}
@@ -775,9 +786,9 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
  * __slab_free - @obj is in @slab of cache @s (the callers checked that
  * much).  It must be where an object starts (a multiply, no divide).  In a
  * KASAN kernel the object may wait in KASAN's quarantine first
- * (mm/kasan.h).  @checked (a constant) says whether @s has debugging or no
- * sheaves: only such a cache can have a left redzone, so the fast path's
- * test leaves the pad out instead of loading it.
+ * (mm/kasan.h).  @checked (a constant) is cache_skips_sheaves(@s): only
+ * such a cache can have a left redzone, so the fast path's test leaves the
+ * pad out instead of loading it.
  */
 static __always_inline void __slab_free(struct kmem_cache *s, struct page *slab, void *obj,
 					void *caller, bool checked)
@@ -791,6 +802,7 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *slab,
 	do_slab_free(s, slab, obj, caller);
 }
 
+/* The free of a cache that skips the sheaves: out of line, so kfree() stays short. */
 static __noinline void slab_free_checked(struct kmem_cache *s, struct page *slab, void *obj,
 					 void *caller)
 {
@@ -801,7 +813,7 @@ static __noinline void slab_free_checked(struct kmem_cache *s, struct page *slab
 static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
 				      void *caller)
 {
-	if (unlikely(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES)))
+	if (unlikely(cache_skips_sheaves(s)))
 		slab_free_checked(s, slab, obj, caller);
 	else
 		__slab_free(s, slab, obj, caller, false);

@@ -869,9 +869,9 @@ SLAB_TEST(double_free_of_the_last_freed_object_is_caught_without_debugging, "-")
 
 /*
  * "Freed twice in a row" compares with top[-1]; on an empty main sheaf that
- * is the sheaf's slots[0], NULL.  A free onto an empty main (and onto the
- * bootstrap sheaf of a new cache) is an ordinary push; the same free again
- * is the double free.
+ * is the sheaf's slots[0], NULL.  A free onto an empty main is an ordinary
+ * push, and a free while main is the bootstrap sheaf (after a flush) goes
+ * to free_slow() unreported; the same free again is the double free.
  */
 SLAB_TEST(a_free_onto_an_empty_main_sheaf_is_no_double_free, "-")
 {
@@ -895,6 +895,14 @@ SLAB_TEST(a_free_onto_an_empty_main_sheaf_is_no_double_free, "-")
 	while (nr)
 		kmem_cache_free(s, held[--nr]);
 	CHECK(bugs_since(pos) == 1);
+	/* main is the bootstrap sheaf again: its top[-1] is its slots[0] */
+	p = kmem_cache_alloc(s, GFP_KERNEL);
+	kmem_cache_flush_cpus(s);
+	CHECK(pcs->main->capacity == 0 && pcs->top[-1] == NULL);
+	kmem_cache_free(s, p);
+	CHECK(bugs_since(pos) == 1 && main_size(pcs) == 1);
+	kmem_cache_free(s, p);
+	CHECK(bugs_since(pos) == 2 && main_size(pcs) == 1);
 	kmem_cache_destroy(s);
 }
 
