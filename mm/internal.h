@@ -239,9 +239,10 @@ static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int nid)
 	return &s->node[nid];
 }
 
-static inline void *slab_address(const struct page *slab)
+/* Where the slab starts, from any of its pages (the index is 0 in the first). */
+static __always_inline void *slab_address(const struct page *slab)
 {
-	return page_address(slab);
+	return page_address(compound_head(slab));
 }
 
 static inline struct page *pfn_to_slab(u32 pfn)
@@ -250,41 +251,58 @@ static inline struct page *pfn_to_slab(u32 pfn)
 }
 
 /*
- * Is @p the start of an object of @slab?  kfree() asks it every time, so
- * not by dividing but by one multiply and one rotate (the test of
- * divisibility in Granlund and Montgomery, "Division by invariant integers
- * using multiplication", 1994, section 9): with size = odd * 2^k and M the
+ * Is offset @off into a slab of @s where an object's slot starts, and the
+ * slot one of the slab's @objects?  kfree() asks it every time, so not by
+ * dividing but by one multiply and one rotate (the test of divisibility in
+ * Granlund and Montgomery, "Division by invariant integers using
+ * multiplication", 1994, section 9): with size = odd * 2^k and M the
  * inverse of odd modulo 2^64, an offset i * size times M is i * 2^k, which
  * rotated right by k is i; any other offset comes out at least 2^64 / size,
- * far beyond the slab's object count.  So one compare checks both that
- * @p is at a slot's start and that the slot is in the slab.  (Objects
- * start @red_left_pad bytes into their slots; __object_in_slab() is for a
- * caller that knows the pad without loading it: 0 in a cache without
- * redzones.)
+ * far beyond the slab's object count.  So one compare checks both.
  */
-static __always_inline bool __object_in_slab(const struct kmem_cache *s, const struct page *slab,
-					     const void *p, unsigned int red_left_pad)
+static __always_inline bool slab_offset_is_object(const struct kmem_cache *s, unsigned long off,
+						  unsigned int objects)
 {
-	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab) - red_left_pad;
 	unsigned long x = off * s->start_mult;
 	unsigned int k = s->start_shift;
 
-	return ((x >> k) | (x << ((64 - k) & 63))) < slab->objects;
+	return ((x >> k) | (x << ((64 - k) & 63))) < objects;
 }
 
+/* Is @p the start of an object of @slab (any page of it)?  Objects start red_left_pad into their slots. */
 static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab,
 					   const void *p)
 {
-	return __object_in_slab(s, slab, p, s->red_left_pad);
+	return slab_offset_is_object(s, (unsigned long)p - (unsigned long)slab_address(slab) -
+				     s->red_left_pad, slab->objects);
 }
 
 /*
- * The first page of the block @obj is in, or NULL if @obj is not an
- * address of the direct map below max_pfn (so not from kmalloc()).  In a
- * hole without RAM below max_pfn, the struct page is a zeroed one, no slab
- * and no block (mm/init.c, vmemmap_back_holes()): callers that find no
- * PageSlab() there ask pfn_valid() on their slow path.  Inline: kfree()
- * asks it on every call.
+ * object_in_slab() as kfree() asks it: @page is the page @p is in, and its
+ * index in the slab gives @p's offset without the slab's address (two
+ * instructions fewer).  @red_left_pad is the caller's when it knows it
+ * without a load: 0 in a cache without redzones.
+ */
+static __always_inline bool object_in_own_page(const struct kmem_cache *s,
+					       const struct page *page, const void *p,
+					       unsigned int red_left_pad)
+{
+	unsigned long off = ((unsigned long)p & (PAGE_SIZE - 1)) +
+			    (compound_index(page) << PAGE_SHIFT);
+
+	return slab_offset_is_object(s, off - red_left_pad, page->objects);
+}
+
+/*
+ * The page of the slab @obj is in (not always its first: every page of a
+ * slab has PG_slab, the cache and the object count, enough for kfree() and
+ * object_in_slab(); the rest is in compound_head() of it), or else the
+ * first page of the block @obj is in, or NULL if @obj is not an address of
+ * the direct map below max_pfn (so not from kmalloc()).  In a hole without
+ * RAM below max_pfn, the struct page is a zeroed one, no slab and no block
+ * (mm/init.c, vmemmap_back_holes()): callers that find no PageSlab() there
+ * ask pfn_valid() on their slow path.  Inline: kfree() asks it on every
+ * call.
  */
 static __always_inline struct page *virt_to_slab_checked(const void *obj)
 {
@@ -298,7 +316,7 @@ static __always_inline struct page *virt_to_slab_checked(const void *obj)
 	if (unlikely(pfn >= max_pfn))	/* also below PAGE_OFFSET: pfn wraps huge */
 		return NULL;
 	page = pfn_to_page(pfn);
-	if (likely(PageSlab(page)))	/* a slab's first page: most objects are there */
+	if (likely(PageSlab(page)))	/* any page of a slab */
 		return page;
 	return compound_head(page);
 	/* END LAB */

@@ -631,15 +631,15 @@ fail:
 }
 
 /*
- * A __GFP_COMP block: its head is marked, and every other page points to
- * it (compound_head()), so that an address anywhere in the block leads to
- * the page that describes the whole block.
+ * A __GFP_COMP block: its head is marked, and every other page knows its
+ * index in the block (compound_head()), so that an address anywhere in the
+ * block leads to the page that describes the whole block.
  */
 static void prep_compound_page(struct page *page, unsigned int order)
 {
 	page_set(page, PG_head);
 	for (unsigned long i = 1; i < (1UL << order); i++)
-		WRITE_ONCE(page[i].compound_head, (unsigned long)page + 1);
+		page[i].flags |= i << PAGE_INDEX_SHIFT;
 }
 
 /* Undo prep_compound_page() on a block being freed. */
@@ -648,7 +648,7 @@ static void free_compound_page(struct page *page, unsigned int order)
 	page_clear(page, PG_head);
 	for (unsigned long i = 1; i < (1UL << order); i++) {
 		VM_BUG_ON_PAGE(compound_head(&page[i]) != page, &page[i]);
-		WRITE_ONCE(page[i].compound_head, 0);
+		page[i].flags &= ~(PAGE_INDEX_MASK << PAGE_INDEX_SHIFT);
 	}
 }
 

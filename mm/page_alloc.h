@@ -32,23 +32,26 @@ struct kmem_cache;
  *   allocated, first page of the block:   PG_allocated, private = order;
  *                                         lru is the owner's to use
  *   ... of a __GFP_COMP block:            also PG_head
- *   other pages of a __GFP_COMP block:    compound_head = head page + 1
+ *   other pages of a __GFP_COMP block:    their index in the block in the
+ *                                         flags; the rest is the owner's
  *   other pages of any other block:       nothing (flags 0 but zone/node)
- *   first page of a slab (mm/slab.c):     also PG_slab; slab_cache,
- *                                         freelist, counters, list links
+ *   every page of a slab (mm/slab.c):     also PG_slab, slab_cache, objects;
+ *                                         the first page alone: freelist,
+ *                                         inuse, list links
  *   never usable (hole, firmware, the kernel image): PG_reserved
  *
  *            offset 0      8                  16               24      32
  *   buddy    [ flags  |  lru.next         |  lru.prev       |  private  ]
- *   tail     [ flags  |  compound_head    |                 |           ]
  *   slab     [ flags  |  slab_cache       |  slab_next/prev |  freelist, inuse, objects ]
  *
- * compound_head shares its word with lru.next and slab_cache, which are
- * pointers to 8-byte-aligned things, so their bit 0 is always clear:
- * bit 0 set means "tail page", and compound_head() finds the head of any
- * page of a compound block in O(1), as Linux's does.  That is how kfree()
- * gets from any address in a multi-page slab or a large kmalloc to the
- * page that describes it.
+ * A page of a compound block knows its index in the block (flags bits
+ * 32..41; 0 in the head and in every page of no compound block), so
+ * compound_head() is one load, a shift, a mask and a subtraction, with no
+ * branch, for any page.  That is how kfree() gets from any address in a
+ * multi-page slab or a large kmalloc to the page that describes it.  (Linux
+ * keeps the head's address, bit 0 set, in a tail's lru.next instead; here
+ * that word stays free, so that every page of a slab can hold its cache:
+ * kfree() reads it from the page its pointer is in, head or tail alike.)
  */
 struct page {
 	unsigned long flags;		/* PG_* bits; zone and node in the top bits */
@@ -57,15 +60,12 @@ struct page {
 			struct list_head lru;	/* free-list link */
 			unsigned long private;	/* order of the block (see above) */
 		};
-		struct {			/* a tail page of a compound block */
-			unsigned long compound_head;	/* the head's address, bit 0 set */
-		};
 		struct {			/* a slab (mm/slab.c: Linux's struct slab) */
-			struct kmem_cache *slab_cache;	/* the cache it belongs to */
+			struct kmem_cache *slab_cache;	/* the cache it belongs to (every page) */
 			u32 slab_next, slab_prev;	/* pfns of its neighbours on a slab list */
 			u32 freelist;			/* first free object: offset + 1, or 0 */
 			u16 inuse;			/* objects not free in the slab */
-			u16 objects;			/* objects in the slab */
+			u16 objects;			/* objects in the slab (every page) */
 		};
 	};
 };
@@ -82,6 +82,8 @@ enum pageflags {
 	PG_large_kmalloc, /* first page of a kmalloc() too large for the caches */
 };
 
+#define PAGE_INDEX_SHIFT 32	/* page->flags bits 32..41: index in a compound block */
+#define PAGE_INDEX_MASK	((1UL << MAX_PAGE_ORDER) - 1)	/* indexes 0 .. 2^MAX_PAGE_ORDER - 1 */
 #define ZONES_SHIFT	56	/* page->flags bits 56..57: zone index */
 #define NODES_SHIFT	58	/* page->flags bits 58..63: node id */
 
@@ -105,10 +107,16 @@ static inline void page_clear(struct page *page, enum pageflags bit)
 #define PageSlab(p)		page_test(p, PG_slab)
 #define PageHead(p)		page_test(p, PG_head)
 
+/* @page's index in its compound block: 0 for the head and for a page in none. */
+static inline unsigned long compound_index(const struct page *page)
+{
+	return (page->flags >> PAGE_INDEX_SHIFT) & PAGE_INDEX_MASK;
+}
+
 /* Is @page a tail page of a compound block? */
 static inline bool PageTail(const struct page *page)
 {
-	return READ_ONCE(page->compound_head) & 1;
+	return compound_index(page) != 0;
 }
 
 /* Is @page any page (head or tail) of a compound block? */
@@ -120,11 +128,7 @@ static inline bool PageCompound(const struct page *page)
 /* The first page of @page's compound block, or @page itself if it is not a tail. */
 static inline struct page *compound_head(const struct page *page)
 {
-	unsigned long head = READ_ONCE(page->compound_head);
-
-	if (head & 1)
-		return (struct page *)(head - 1);
-	return (struct page *)page;
+	return (struct page *)page - compound_index(page);
 }
 
 /* The order of a compound block, from its head (0 for a page that is not one). */

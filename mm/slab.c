@@ -37,8 +37,9 @@
  *                                             and its own address)
  *
  * The slab's description lives in its struct page (mm/page_alloc.h), and
- * every page of a multi-page slab points to the first (__GFP_COMP): kfree()
- * needs nothing but the pointer to find the slab and its cache, in O(1).
+ * every page of a multi-page slab holds the cache and the object count too
+ * (and its index in the slab, __GFP_COMP): kfree() needs nothing but the
+ * pointer to find the slab and its cache, in O(1), from one struct page.
  *
  * Caches with debugging (SLAB_POISON, SLAB_RED_ZONE, SLAB_STORE_USER,
  * SLAB_CONSISTENCY_CHECKS: kmem_cache_create() flags or slab_debug= at
@@ -215,6 +216,24 @@ static struct page *alloc_slab_pages(struct kmem_cache *s, gfp_t gfp, int node,
 	return slab;
 }
 
+/*
+ * Every page of a slab carries PG_slab, its cache and its object count, so
+ * that kfree() finds all it needs in the struct page of the page its
+ * pointer is in, first page or not.  @s NULL undoes it.
+ */
+static void set_slab_pages(struct page *slab, unsigned int order, struct kmem_cache *s,
+			   u16 objects)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (s)
+			page_set(&slab[i], PG_slab);
+		else
+			page_clear(&slab[i], PG_slab);
+		slab[i].slab_cache = s;
+		slab[i].objects = objects;
+	}
+}
+
 static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 {
 	unsigned int order;
@@ -223,11 +242,9 @@ static struct page *allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 
 	if (!slab)
 		return NULL;
-	page_set(slab, PG_slab);
-	slab->slab_cache = s;
+	set_slab_pages(slab, order, s, (u16)min((PAGE_SIZE << order) / s->size, 0xffffUL));
 	slab->slab_next = slab->slab_prev = 0;
 	slab->inuse = 0;
-	slab->objects = (u16)min((PAGE_SIZE << order) / s->size, 0xffffUL);
 	p = (char *)slab_address(slab) + s->red_left_pad;
 	set_slab_freelist(slab, p);
 	kasan_poison_slab(slab);
@@ -254,11 +271,10 @@ static void discard_slab(struct kmem_cache *s, struct kmem_cache_node *n, struct
 	n->nr_empty--;
 	n->nr_slabs--;
 	n->total_objects -= slab->objects;
-	page_clear(slab, PG_slab);
-	slab->slab_cache = NULL;
+	set_slab_pages(slab, order, NULL, 0);
 	slab->slab_next = slab->slab_prev = 0;
 	slab->freelist = 0;
-	slab->inuse = slab->objects = 0;
+	slab->inuse = 0;
 	slab->private = order;		/* the page allocator's view of the block again */
 	__free_pages(slab, order);
 }
@@ -783,40 +799,41 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 }
 
 /*
- * __slab_free - @obj is in @slab of cache @s (the callers checked that
- * much).  It must be where an object starts (a multiply, no divide).  In a
- * KASAN kernel the object may wait in KASAN's quarantine first
- * (mm/kasan.h).  @checked (a constant) is cache_skips_sheaves(@s): only
- * such a cache can have a left redzone, so the fast path's test leaves the
- * pad out instead of loading it.
+ * __slab_free - @obj is in a slab of cache @s, and @page is the page it is
+ * in (the callers checked that much; any page of a slab knows its cache
+ * and object count).  It must be where an object starts (a
+ * multiply, no divide).  In a KASAN kernel the object may wait in KASAN's
+ * quarantine first (mm/kasan.h).  @checked (a constant) is
+ * cache_skips_sheaves(@s): only such a cache can have a left redzone, so
+ * the fast path's test leaves the pad out instead of loading it.
  */
-static __always_inline void __slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+static __always_inline void __slab_free(struct kmem_cache *s, struct page *page, void *obj,
 					void *caller, bool checked)
 {
-	if (unlikely(!__object_in_slab(s, slab, obj, checked ? s->red_left_pad : 0))) {
+	if (unlikely(!object_in_own_page(s, page, obj, checked ? s->red_left_pad : 0))) {
 		bad_object_pointer(s, obj, caller);
 		return;
 	}
 	if (kasan_slab_free(s, obj, caller))
 		return;
-	do_slab_free(s, slab, obj, caller);
+	do_slab_free(s, compound_head(page), obj, caller);	/* the sheaves never need it */
 }
 
 /* The free of a cache that skips the sheaves: out of line, so kfree() stays short. */
-static __noinline void slab_free_checked(struct kmem_cache *s, struct page *slab, void *obj,
+static __noinline void slab_free_checked(struct kmem_cache *s, struct page *page, void *obj,
 					 void *caller)
 {
-	__slab_free(s, slab, obj, caller, true);
+	__slab_free(s, page, obj, caller, true);
 }
 
-/* slab_free - the free path of kmem_cache_free() and kfree() */
-static __always_inline void slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+/* slab_free - the free path of kmem_cache_free() and kfree(); @page: any page of the slab */
+static __always_inline void slab_free(struct kmem_cache *s, struct page *page, void *obj,
 				      void *caller)
 {
 	if (unlikely(cache_skips_sheaves(s)))
-		slab_free_checked(s, slab, obj, caller);
+		slab_free_checked(s, page, obj, caller);
 	else
-		__slab_free(s, slab, obj, caller, false);
+		__slab_free(s, page, obj, caller, false);
 }
 
 #if CONFIG_KASAN

@@ -142,7 +142,8 @@ static void bad_kfree(const void *obj, void *caller, const char *why)
 }
 
 /**
- * kmalloc_obj_slab - the first page of the slab or large kmalloc block that @obj is in
+ * kmalloc_obj_slab - the page of the slab (any of its pages: each knows the
+ * cache), or the first page of the large kmalloc block, that @obj is in
  * @obj: a pointer a caller wants to free or measure
  * @caller: for the report
  *

@@ -191,6 +191,8 @@ static void describe_address(unsigned long addr)
 	if (page && pfn_valid(page_to_pfn(page))) {
 		struct page *own = virt_to_page((void *)addr);
 
+		page = compound_head(page);	/* a slab's may be any of its pages */
+
 		if (PageSlab(page))
 			describe_object(page->slab_cache, nearest_object(page->slab_cache, page, addr),
 					addr);

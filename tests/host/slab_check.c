@@ -221,6 +221,13 @@ static void check_slab(struct kmem_cache *s, int nid, struct page *slab, bool fu
 				pfn);
 			break;
 		}
+		/* kfree() reads these from the page its pointer is in */
+		if (!PageSlab(slab + i) || slab[i].slab_cache != s ||
+		    slab[i].objects != slab->objects) {
+			PROBLEM("%s: page %lu of slab %#lx lacks PG_slab, the cache or the "
+				"object count", s->name, i, pfn);
+			break;
+		}
 	}
 	/* A slab has the cache's order, or (made under pressure) its smallest: mm/slab.c */
 	if (slab->objects != min((PAGE_SIZE << order) / s->size, 0xffffUL) ||
@@ -427,7 +434,7 @@ unsigned long slab_check_consistency(void)
 			pfn |= (1UL << 12) - 1;		/* a 16 MiB section without struct pages */
 			continue;
 		}
-		if (PageSlab(pfn_to_page(pfn)) && !test_bit_(listed, pfn))
+		if (PageSlab(pfn_to_page(pfn)) && !test_bit_(listed, page_to_pfn(compound_head(pfn_to_page(pfn)))))
 			PROBLEM("pfn %#lx has PG_slab (cache %s) but is on no slab list", pfn,
 				pfn_to_page(pfn)->slab_cache ? pfn_to_page(pfn)->slab_cache->name :
 				"none");

@@ -1002,8 +1002,10 @@ static void check_object_starts(const char *debug)
 			unsigned long in = off - s->red_left_pad;
 			bool start = off >= s->red_left_pad && in % s->size == 0 &&
 				     in / s->size < slab->objects;
+			char *p = (char *)slab_address(slab) + off;
 
-			wrong += object_in_slab(s, slab, (char *)slab_address(slab) + off) != start;
+			/* asked, as kfree() asks, of the page the address is in */
+			wrong += object_in_slab(s, virt_to_slab_checked(p), p) != start;
 		}
 		CHECK(wrong == 0);
 		kmem_cache_free(s, obj);
