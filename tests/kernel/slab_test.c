@@ -128,6 +128,42 @@ static void large_kmalloc_is_whole_pages(struct kunit *test)
 	expect_pages_back(test);
 }
 
+/*
+ * kfree() reads the cache and the object count from the struct page of
+ * the page its pointer is in (mm/internal.h, virt_to_slab_checked()), so
+ * every page of a multi-page slab must carry them, and know its index in
+ * the slab: kmalloc-4k's slabs have several pages, and most objects are
+ * not in the first.
+ */
+static void every_page_of_a_slab_knows_its_cache(struct kunit *test)
+{
+	struct kmem_cache *s = kmalloc_caches[kmalloc_index(4096)];
+	unsigned long in_use = cache_objects_in_use(s);
+	void *objs[16];
+	unsigned int tails = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		struct page *page, *head;
+
+		objs[i] = kmalloc(4096, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+		page = virt_to_page(objs[i]);
+		head = compound_head(page);
+		tails += page != head;
+		KUNIT_EXPECT_TRUE(test, PageSlab(page));
+		KUNIT_EXPECT_PTR_EQ(test, page->slab_cache, s);
+		KUNIT_EXPECT_EQ(test, page->objects, head->objects);
+		KUNIT_EXPECT_EQ(test, compound_index(page), page_to_pfn(page) - page_to_pfn(head));
+		KUNIT_EXPECT_TRUE(test, object_in_slab(s, head, objs[i]));
+		KUNIT_EXPECT_EQ(test, ksize(objs[i]), 4096);
+	}
+	KUNIT_EXPECT_GT_MSG(test, tails, 0, "no kmalloc-4k object outside its slab's first page");
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kfree(objs[i]);
+	KUNIT_EXPECT_EQ(test, cache_objects_in_use(s), in_use);	/* every free found its slab */
+	expect_pages_back(test);
+}
+
 static void gfp_dma_gives_dma_memory(struct kunit *test)
 {
 	void *p = kmalloc(100, GFP_KERNEL | GFP_DMA);
@@ -325,6 +361,7 @@ static struct kunit_case slab_cases[] = {
 	KUNIT_CASE(zero_size_and_null),
 	KUNIT_CASE(kzalloc_zeroes),
 	KUNIT_CASE(large_kmalloc_is_whole_pages),
+	KUNIT_CASE(every_page_of_a_slab_knows_its_cache),
 	KUNIT_CASE(gfp_dma_gives_dma_memory),
 	KUNIT_CASE(krealloc_keeps_contents),
 	KUNIT_CASE(array_overflow_is_null),
