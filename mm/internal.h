@@ -239,10 +239,10 @@ static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int nid)
 	return &s->node[nid];
 }
 
-/* Where the slab starts, from any of its pages (the index is 0 in the first). */
-static __always_inline void *slab_address(const struct page *slab)
+/* Where the slab whose first page is @slab starts. */
+static inline void *slab_address(const struct page *slab)
 {
-	return page_address(compound_head(slab));
+	return page_address(slab);
 }
 
 static inline struct page *pfn_to_slab(u32 pfn)
@@ -269,12 +269,16 @@ static __always_inline bool slab_offset_is_object(const struct kmem_cache *s, un
 	return ((x >> k) | (x << ((64 - k) & 63))) < objects;
 }
 
-/* Is @p the start of an object of @slab (any page of it)?  Objects start red_left_pad into their slots. */
+/*
+ * Is @p the start of an object of the slab whose first page is @slab?
+ * Objects start red_left_pad bytes into their slots.
+ */
 static __always_inline bool object_in_slab(const struct kmem_cache *s, const struct page *slab,
 					   const void *p)
 {
-	return slab_offset_is_object(s, (unsigned long)p - (unsigned long)slab_address(slab) -
-				     s->red_left_pad, slab->objects);
+	unsigned long off = (unsigned long)p - (unsigned long)slab_address(slab);
+
+	return slab_offset_is_object(s, off - s->red_left_pad, slab->objects);
 }
 
 /*
@@ -323,7 +327,8 @@ static __always_inline struct page *virt_to_slab_checked(const void *obj)
 }
 
 /* mm/slab.c, for mm/slab_common.c, mm/slab_debug.c and the monitor */
-void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller);
+void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, void *caller);
+void *kmalloc_node_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller);
 void *get_freepointer(struct kmem_cache *s, struct page *slab, void *obj);
 void *slab_freelist(const struct kmem_cache *s, const struct page *slab);
 void kmem_cache_flush_cpus(struct kmem_cache *s);

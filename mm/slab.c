@@ -971,8 +971,17 @@ void kvfree(const void *addr)
 	free_by_address(addr, __builtin_return_address(0), true);
 }
 
-/* kmalloc() of a size known at run time, from the cache of its size class. */
-void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller)
+/*
+ * kmalloc() of a size known at run time, from the cache of its size class:
+ * from any node (Linux's __kmalloc_cache_noprof()), so that the fast path
+ * has no node to test; or from @node, which only the slow path serves.
+ */
+void *kmalloc_from_cache(struct kmem_cache *s, gfp_t flags, void *caller)
+{
+	return slab_alloc_node(s, flags, NUMA_NO_NODE, caller);
+}
+
+void *kmalloc_node_from_cache(struct kmem_cache *s, gfp_t flags, int node, void *caller)
 {
 	return slab_alloc_node(s, flags, node, caller);
 }

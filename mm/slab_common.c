@@ -107,7 +107,9 @@ static __always_inline void *kmalloc_caller(size_t size, gfp_t flags, int node, 
 		return kmalloc_large(size, flags, node, caller);
 	}
 	s = kmalloc_caches[kmalloc_index_runtime(size)];
-	return kasan_kmalloc(s, kmalloc_from_cache(s, flags, node, caller), size);
+	if (node == NUMA_NO_NODE)
+		return kasan_kmalloc(s, kmalloc_from_cache(s, flags, caller), size);
+	return kasan_kmalloc(s, kmalloc_node_from_cache(s, flags, node, caller), size);
 }
 
 /** __kmalloc - kmalloc() of a size only known at run time (see mm/slab.h) */
@@ -192,7 +194,9 @@ static size_t ksize_caller(const void *objp, void *caller)
 	if (!page)
 		return 0;
 	if (PageSlab(page)) {
-		if (unlikely(!object_in_slab(page->slab_cache, page, objp))) {
+		struct kmem_cache *s = page->slab_cache;
+
+		if (unlikely(!object_in_own_page(s, page, objp, s->red_left_pad))) {
 			bad_kfree(objp, caller, "inside a slab object, not at its start");
 			return 0;
 		}

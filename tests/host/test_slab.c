@@ -978,8 +978,8 @@ SLAB_TEST(bad_pointers_are_reported_once_and_ignored_with_debugging, "")
 }
 
 /*
- * object_in_slab() (a multiply and a rotate, mm/internal.h) against the
- * plain definition, at every byte of a slab, for every slot size from 8 B
+ * object_in_slab() and object_in_own_page() (a multiply and a rotate,
+ * mm/internal.h) against the plain definition, at every byte of a slab, for every slot size from 8 B
  * to 8 KiB in steps of 8 (odd multiples of every power of two) and with
  * the left redzone and tracks of slab debugging.
  */
@@ -996,7 +996,7 @@ static void check_object_starts(const char *debug)
 		if (!s)
 			continue;
 		obj = kmem_cache_alloc(s, GFP_KERNEL);
-		slab = virt_to_slab_checked(obj);
+		slab = compound_head(virt_to_slab_checked(obj));
 		bytes = PAGE_SIZE << slab_order(s, slab);
 		for (unsigned long off = 0; off < bytes; off++) {
 			unsigned long in = off - s->red_left_pad;
@@ -1004,8 +1004,10 @@ static void check_object_starts(const char *debug)
 				     in / s->size < slab->objects;
 			char *p = (char *)slab_address(slab) + off;
 
-			/* asked, as kfree() asks, of the page the address is in */
-			wrong += object_in_slab(s, virt_to_slab_checked(p), p) != start;
+			wrong += object_in_slab(s, slab, p) != start;
+			/* and as kfree() asks, of the page the address is in */
+			wrong += object_in_own_page(s, virt_to_slab_checked(p), p,
+						    s->red_left_pad) != start;
 		}
 		CHECK(wrong == 0);
 		kmem_cache_free(s, obj);
