@@ -45,7 +45,7 @@ struct kmem_cache;
  *   slab     [ flags  |  slab_cache       |  slab_next/prev |  freelist, inuse, objects ]
  *
  * A page of a compound block knows its index in the block (flags bits
- * 32..41; 0 in the head and in every page of no compound block), so
+ * 12..21; 0 in the head and in every page of no compound block), so
  * compound_head() is one load, a shift, a mask and a subtraction, with no
  * branch, for any page.  That is how kfree() gets from any address in a
  * multi-page slab or a large kmalloc to the page that describes it.  (Linux
@@ -82,7 +82,12 @@ enum pageflags {
 	PG_large_kmalloc, /* first page of a kmalloc() too large for the caches */
 };
 
-#define PAGE_INDEX_SHIFT 32	/* page->flags bits 32..41: index in a compound block */
+/*
+ * page->flags bits 12..21: the page's index in a compound block.  At
+ * PAGE_SHIFT, so that index << PAGE_SHIFT (kfree()'s offset in a slab) is
+ * the flags and one mask.
+ */
+#define PAGE_INDEX_SHIFT 12
 #define PAGE_INDEX_MASK	((1UL << MAX_PAGE_ORDER) - 1)	/* indexes 0 .. 2^MAX_PAGE_ORDER - 1 */
 #define ZONES_SHIFT	56	/* page->flags bits 56..57: zone index */
 #define NODES_SHIFT	58	/* page->flags bits 58..63: node id */
