@@ -300,7 +300,7 @@ static __always_inline bool object_in_own_page(const struct kmem_cache *s,
 /*
  * The page of the slab @obj is in (not always its first: every page of a
  * slab has PG_slab, the cache and the object count, enough for kfree() and
- * object_in_slab(); the rest is in compound_head() of it), or else the
+ * object_in_own_page(); the rest is in compound_head() of it), or else the
  * first page of the block @obj is in, or NULL if @obj is not an address of
  * the direct map below max_pfn (so not from kmalloc()).  In a hole without
  * RAM below max_pfn, the struct page is a zeroed one, no slab and no block

@@ -637,6 +637,9 @@ fail:
  */
 static void prep_compound_page(struct page *page, unsigned int order)
 {
+	/* the index sits between the PG_ bits and the zone (mm/page_alloc.h) */
+	BUILD_BUG_ON(__NR_PAGEFLAGS > PAGE_INDEX_SHIFT ||
+		     PAGE_INDEX_SHIFT + MAX_PAGE_ORDER > ZONES_SHIFT);
 	page_set(page, PG_head);
 	for (unsigned long i = 1; i < (1UL << order); i++)
 		page[i].flags |= i << PAGE_INDEX_SHIFT;

@@ -80,6 +80,7 @@ enum pageflags {
 	PG_slab,	/* owned by the slab allocator */
 	PG_head,	/* first page of a __GFP_COMP block: the others know it */
 	PG_large_kmalloc, /* first page of a kmalloc() too large for the caches */
+	__NR_PAGEFLAGS	/* at most PAGE_INDEX_SHIFT: the index comes next */
 };
 
 /*

@@ -430,14 +430,16 @@ unsigned long slab_check_consistency(void)
 		check_cache(s, listed, &sheaves);
 	/* No slab that no list knows (a leaked slab) */
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
 		if (!pfn_valid(pfn)) {
 			pfn |= (1UL << 12) - 1;		/* a 16 MiB section without struct pages */
 			continue;
 		}
-		if (PageSlab(pfn_to_page(pfn)) && !test_bit_(listed, page_to_pfn(compound_head(pfn_to_page(pfn)))))
+		/* any page of a slab says PG_slab; its first page is the one listed */
+		if (PageSlab(page) && !test_bit_(listed, page_to_pfn(compound_head(page))))
 			PROBLEM("pfn %#lx has PG_slab (cache %s) but is on no slab list", pfn,
-				pfn_to_page(pfn)->slab_cache ? pfn_to_page(pfn)->slab_cache->name :
-				"none");
+				page->slab_cache ? page->slab_cache->name : "none");
 	}
 	/* No object free twice: on two freelists, in two sheaves, or both */
 	if (free_objs.n)

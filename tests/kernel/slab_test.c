@@ -150,6 +150,7 @@ static void every_page_of_a_slab_knows_its_cache(struct kunit *test)
 		page = virt_to_page(objs[i]);
 		head = compound_head(page);
 		tails += page != head;
+		KUNIT_EXPECT_PTR_EQ(test, virt_to_slab_checked(objs[i]), page);	/* kfree()'s */
 		KUNIT_EXPECT_TRUE(test, PageSlab(page));
 		KUNIT_EXPECT_PTR_EQ(test, page->slab_cache, s);
 		KUNIT_EXPECT_EQ(test, page->objects, head->objects);
