@@ -73,11 +73,13 @@ OVMF_PAIRS = [
 def make_iso(kernel, cmdline, output):
     """Build a hybrid BIOS/UEFI ISO whose GRUB boots KERNEL with CMDLINE.
 
-    The image gets KERNEL without its debug information (three quarters of
-    the file; the kernel has its own symbol table, kallsyms).  GRUB reads the
-    whole file into its heap before it loads the segments, and on a machine
-    of 12 MiB a kernel with its DWARF did not fit: GRUB said "out of memory"
-    on the VGA screen only, and the serial line stayed silent.
+    The image gets KERNEL without its debug information and its ELF symbol
+    table (seven eighths of the file; the kernel has its own symbol table,
+    kallsyms).  GRUB reads the whole file into its heap before it loads the
+    segments: on a machine of 12 MiB a kernel with its DWARF did not fit, and
+    on 6 MiB a clang-built kernel with its ELF symbols did not.  GRUB says
+    "out of memory" on the VGA screen only; iso/grub.cfg then says so on the
+    serial line too (BOOT_FAILURE, below).
     """
     with open(os.path.join(ROOT, "iso", "grub.cfg")) as f:
         template = f.read()
@@ -85,7 +87,7 @@ def make_iso(kernel, cmdline, output):
     quoted = " ".join("'%s'" % w.replace("'", "") for w in cmdline.split())
     with tempfile.TemporaryDirectory(prefix="kmem-iso-") as tree:
         os.makedirs(os.path.join(tree, "boot", "grub"))
-        subprocess.run(["objcopy", "--strip-debug", kernel,
+        subprocess.run(["objcopy", "--strip-all", kernel,
                         os.path.join(tree, "boot", "kernel.elf")], check=True)
         with open(os.path.join(tree, "boot", "grub", "grub.cfg"), "w") as f:
             f.write(template.replace("@CMDLINE@", quoted))
@@ -298,9 +300,10 @@ class Run:
 
 
 # Before the kernel runs: GRUB's "error: out of memory." (a machine too small for it; under
-# UEFI it reaches the serial port) or the firmware's own exception.  Not any "error: ":
-# GRUB prints some it goes on after ("error: no suitable video mode found.").
-BOOT_FAILURE = re.compile(r"^(error: out of memory|!!!! X64 Exception)")
+# UEFI it reaches the serial port; under BIOS only the screen, so iso/grub.cfg says "error:
+# GRUB could not load the kernel" on the serial port too) or the firmware's own exception.
+# Not any "error: ": GRUB prints some it goes on after ("error: no suitable video mode found.").
+BOOT_FAILURE = re.compile(r"^(error: out of memory|error: GRUB could not load|!!!! X64 Exception)")
 
 
 def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=""):
@@ -325,7 +328,8 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
     if boot_failed and not ktap.started:
         problems = [p for p in problems if not p.startswith("TIMEOUT")]   # it stopped early
         problems.insert(0, "BOOT FAILED before the kernel ran: " + boot_failed[0].strip() +
-                        (" (under UEFI, OVMF and GRUB need about 64 MiB)" if uefi else ""))
+                        (" (under UEFI, OVMF and GRUB need about 64 MiB)" if uefi else
+                         " (under BIOS: the machine is too small for GRUB and this kernel)"))
     run = Run(name, ktap, problems, time.monotonic() - start)
     run.lines, run.stamps = lines, stamps
     return run
@@ -422,16 +426,20 @@ def suite_lines(run, suite):
 # (any suite: none runs).  GRUB loads it, but its shadow and its stack depot
 # do not fit, and it panics before smp_init(): no other CPU to stop, no
 # local APIC mapped yet.  A kernel whose image grows by half a MiB no longer
-# gets that far (GRUB says "out of memory" on the screen): then use 6M.
+# gets that far (GRUB runs out of memory: TOO_SMALL_BIOS): then use 6M.
 TOO_SMALL = "too_small"
 # A machine too small for GRUB under UEFI: OVMF leaves it too little heap,
 # and GRUB says "error: out of memory." on the serial port; the run must
 # end there, not wait out its timeout.
 TOO_SMALL_UEFI = "too_small_uefi"
+# The same under BIOS, on 3 MiB: GRUB's error goes to the screen only, and
+# iso/grub.cfg's own line to the serial port must end the run as soon.
+TOO_SMALL_BIOS = "too_small_bios"
 # The self-tests that boot a machine of their own: (suites, QEMU options, UEFI?)
 SPECIAL_RUNS = {
     TOO_SMALL: ("selftest_pass", ["-machine", "pc", "-m", "5M", "-smp", "2"], False),
     TOO_SMALL_UEFI: ("selftest_pass", ["-machine", "q35", "-m", "48M", "-smp", "2"], True),
+    TOO_SMALL_BIOS: ("selftest_pass", ["-machine", "pc", "-m", "3M", "-smp", "1"], False),
 }
 
 SELFTESTS = [
@@ -546,6 +554,12 @@ SELFTESTS = [
      TOO_SMALL_UEFI, 120,
      lambda r, text: r.problems and r.problems[0].startswith(
          "BOOT FAILED before the kernel ran: error: out of memory.") and
+     not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
+    ("a machine too small for GRUB under BIOS: iso/grub.cfg's line on the serial port ends "
+     "the run at once",
+     TOO_SMALL_BIOS, 120,
+     lambda r, text: bool(r.problems) and r.problems[0].startswith(
+         "BOOT FAILED before the kernel ran: error: GRUB could not load the kernel") and
      not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
