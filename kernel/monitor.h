@@ -8,8 +8,10 @@
  *	MONITOR_COMMAND(alloc, "ORDER [dma|dma32|atomic]", "allocate and hold a block",
  *			cmd_alloc);
  *
- * The macro puts a struct monitor_command into the .monitor_cmds section;
- * the linker gathers them all, and the monitor walks that array.  The
+ * The macro puts a struct monitor_command into a section of its own,
+ * .monitor_cmds.NAME; the linker gathers them all, sorted by name (so
+ * `help` lists them A to Z whatever the compiler's order within a file),
+ * and the monitor walks that array.  The
  * second argument is the usage (the arguments, "" for none), which `help`
  * prints and every argument error repeats.  A command whose usage is ""
  * never sees an argument: the monitor rejects one before calling it.
@@ -64,7 +66,7 @@ struct monitor_command {
 
 #define MONITOR_COMMAND(cmd, usagetext, helptext, func)			\
 	static const struct monitor_command __monitor_cmd_##cmd		\
-	__used __section(".monitor_cmds") __aligned(8) =		\
+	__used __section(".monitor_cmds." #cmd) __aligned(8) =		\
 		{ .name = #cmd, .usage = usagetext, .help = helptext, .fn = func }
 
 /* The words of one command line, taken in order; argv[0] is the command. */

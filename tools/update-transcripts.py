@@ -19,17 +19,22 @@ DEFAULT_DOCS = ["README.md", "docs/smp.md"]
 
 
 def keep_elisions(old, new):
-    """@new with the lines @old elided ('...') elided again."""
+    """@new with the lines @old elided ('...') elided again.
+
+    An elision between two lines is kept between the same two lines of
+    @new; one at the start of @old elides everything before the line after
+    it, and one at the end everything after the line before it.
+    """
     norm_new = [monitor_check.normalise(l) for l in new]
     out, pos = [], 0
     for k, line in enumerate(old):
-        if line.strip() != "..." or k == 0 or k + 1 >= len(old):
+        if line.strip() != "...":
             continue
-        before = monitor_check.normalise(old[k - 1])
-        after = monitor_check.normalise(old[k + 1])
         try:
-            a = norm_new.index(before, pos)
-            b = norm_new.index(after, a + 1)
+            a = norm_new.index(monitor_check.normalise(old[k - 1]), pos) if k else pos - 1
+            if k + 1 >= len(old):
+                return out + new[pos:a + 1] + ["..."]
+            b = norm_new.index(monitor_check.normalise(old[k + 1]), a + 1)
         except ValueError:
             continue            # the anchors changed: keep the output whole there
         out += new[pos:a + 1] + ["..."]
