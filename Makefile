@@ -129,14 +129,22 @@ deps:
 # `make V=1` shows the full commands.
 Q := $(if $(filter 1,$(V)),,@)
 
-$(BUILD)/%.o: %.c
+# The compiler and its flags, in a file rewritten only when they change.  Every
+# object depends on it, so `make CC=clang` in a tree gcc built (or a change of
+# KCONFIG) rebuilds everything: make by itself compares only timestamps.
+COMPILER_ID := $(CC) $(shell $(CC) --version 2>/dev/null | head -n 1) $(KCFLAGS)
+$(BUILD)/compiler.id: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(COMPILER_ID)' | cmp -s - $@ || echo '$(COMPILER_ID)' > $@
+
+$(BUILD)/%.o: %.c $(BUILD)/compiler.id
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) $(call kasan_cflags,$<) \
 		$(call ubsan_flags,$<) \
 		-c $< -o $@
 
-$(BUILD)/grade-extra$(EXTRA_DIR)/%.o: $(EXTRA_DIR)/%.c
+$(BUILD)/grade-extra$(EXTRA_DIR)/%.o: $(EXTRA_DIR)/%.c $(BUILD)/compiler.id
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) $(TEST_KCFLAGS) -Itests/kernel -c $< -o $@
