@@ -43,9 +43,24 @@
 
 /* ---------------------------------------------------------------- the hard state */
 
+/*
+ * Write one word in each page of a block.  Under QEMU, guest RAM that was
+ * never written has no host memory behind it yet: the first write to it
+ * costs a host page fault (with zeroing, of up to 2 MiB under transparent
+ * huge pages), a few milliseconds that would land in whichever timed run
+ * first writes there.  The hard state's pages are written once here, so
+ * the runs measure the allocators.
+ */
+static void touch_pages(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		WRITE_ONCE(*(unsigned long *)page_address(&page[i]), i);
+}
+
 /* Split an order >= 3 block; keep the first page of every 8, free the rest. */
 static void keep_one_in_eight(struct kvdemo *d, struct page *page, unsigned int order)
 {
+	touch_pages(page, order);
 	split_page(page, order);
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		if (i % GROUP == 0) {
@@ -131,6 +146,7 @@ static bool take_victim_blocks(struct kvdemo *d, gfp_t gfp)
 
 		if (!page)
 			return false;
+		touch_pages(page, DEMO_ORDER);
 		list_add(&page->lru, &d->victim_blocks);
 		d->nr_victim_blocks++;
 	}
@@ -179,7 +195,7 @@ static bool fill_cache(struct kvdemo *d)
  * kvdemo_setup - build the hard state (see the file comment)
  * @d: the demo's state, filled in here
  *
- * The victim gets 1/128 of the free memory in order-3 blocks (at least 16),
+ * The victim gets 1/128 of the free memory in order-3 blocks (at least 8),
  * the cache 1/16 in single pages (at least 256: two reclaim batches).
  * Context: may sleep; other CPUs should be idle (their allocations would
  * change the state).

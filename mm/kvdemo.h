@@ -36,11 +36,11 @@ struct kvdemo {
 };
 
 /*
- * The hard state at its least, on a small machine: the victim's 16 order-3
+ * The hard state at its least, on a small machine: the victim's 8 order-3
  * blocks, and the cache's 256 pages taken from the 7 pages in 8 that
  * fragmenting leaves free.  With fewer free pages kvdemo_setup() fails.
  */
-#define KVDEMO_MIN_VICTIM_BLOCKS	16
+#define KVDEMO_MIN_VICTIM_BLOCKS	8
 #define KVDEMO_MIN_CACHE		256
 #define KVDEMO_LEAST_PAGES	(KVDEMO_MIN_VICTIM_BLOCKS * 8 + KVDEMO_MIN_CACHE * 8 / 7)
 
