@@ -44,12 +44,12 @@
 /* ---------------------------------------------------------------- the hard state */
 
 /*
- * Write one word in each page of a block.  Under QEMU, guest RAM that was
- * never written has no host memory behind it yet: the first write to it
- * costs a host page fault (with zeroing, of up to 2 MiB under transparent
- * huge pages), a few milliseconds that would land in whichever timed run
- * first writes there.  The hard state's pages are written once here, so
- * the runs measure the allocators.
+ * Write one word in each page of a block the hard state holds, as the
+ * owner of a real cache would.  Under QEMU, guest RAM that was never
+ * written has no host memory behind it yet: the first write to it costs a
+ * host page fault (with zeroing, of up to 2 MiB under transparent huge
+ * pages), milliseconds that would otherwise land in the timed run that
+ * first writes into a page reclaim or a kill gave back.
  */
 static void touch_pages(struct page *page, unsigned int order)
 {
@@ -60,7 +60,6 @@ static void touch_pages(struct page *page, unsigned int order)
 /* Split an order >= 3 block; keep the first page of every 8, free the rest. */
 static void keep_one_in_eight(struct kvdemo *d, struct page *page, unsigned int order)
 {
-	touch_pages(page, order);
 	split_page(page, order);
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		if (i % GROUP == 0) {
@@ -185,6 +184,7 @@ static bool fill_cache(struct kvdemo *d)
 
 		if (!page)
 			return false;
+		touch_pages(page, 0);
 		list_add(&page->lru, &d->cache);
 		d->nr_cache++;
 	}
