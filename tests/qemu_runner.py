@@ -304,6 +304,9 @@ class Run:
 # GRUB could not load the kernel" on the serial port too) or the firmware's own exception.
 # Not any "error: ": GRUB prints some it goes on after ("error: no suitable video mode found.").
 BOOT_FAILURE = re.compile(r"^(error: out of memory|error: GRUB could not load|!!!! X64 Exception)")
+# The kernel's own refusal, from its 32-bit entry (boot/entry.asm), after which it halts:
+# a CPU without long mode (-machine isapc, -cpu qemu32).
+CPU_REFUSED = re.compile(r"^boot: this CPU cannot run 64-bit code")
 
 
 def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=""):
@@ -316,7 +319,8 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
         cmd = qemu_command(iso, qemu_args, uefi, scratch)
         status, lines = run_qemu(cmd, timeout, os.path.join(LOG_DIR, name + ".log"), echo,
                                  stop_when=lambda l: (l.startswith("# Totals:") or
-                                                      bool(BOOT_FAILURE.match(l))),
+                                                      bool(BOOT_FAILURE.match(l)) or
+                                                      bool(CPU_REFUSED.match(l))),
                                  stamps=stamps)
     ktap = Ktap(lines)
     problems = judge(status, ktap, timeout)
@@ -330,6 +334,11 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
         problems.insert(0, "BOOT FAILED before the kernel ran: " + boot_failed[0].strip() +
                         (" (under UEFI, OVMF and GRUB need about 64 MiB)" if uefi else
                          " (under BIOS: the machine is too small for GRUB and this kernel)"))
+    refused_cpu = [l for l in lines if CPU_REFUSED.match(l)]
+    if refused_cpu and not ktap.started:
+        problems = [p for p in problems if not p.startswith("TIMEOUT")]   # it stopped early
+        problems.insert(0, "BOOT FAILED: the kernel cannot run on this CPU: " +
+                        refused_cpu[0].strip())
     run = Run(name, ktap, problems, time.monotonic() - start)
     run.lines, run.stamps = lines, stamps
     return run
@@ -435,11 +444,14 @@ TOO_SMALL_UEFI = "too_small_uefi"
 # The same under BIOS, on 3 MiB: GRUB's error goes to the screen only, and
 # iso/grub.cfg's own line to the serial port must end the run as soon.
 TOO_SMALL_BIOS = "too_small_bios"
+# A 32-bit CPU (qemu32 has no long mode): the kernel's one line must end the run as soon.
+NO_LONG_MODE = "no_long_mode"
 # The self-tests that boot a machine of their own: (suites, QEMU options, UEFI?)
 SPECIAL_RUNS = {
     TOO_SMALL: ("selftest_pass", ["-machine", "pc", "-m", "5M", "-smp", "2"], False),
     TOO_SMALL_UEFI: ("selftest_pass", ["-machine", "q35", "-m", "48M", "-smp", "2"], True),
     TOO_SMALL_BIOS: ("selftest_pass", ["-machine", "pc", "-m", "3M", "-smp", "1"], False),
+    NO_LONG_MODE: ("selftest_pass", ["-machine", "pc", "-m", "128M", "-cpu", "qemu32"], False),
 }
 
 SELFTESTS = [
@@ -560,6 +572,12 @@ SELFTESTS = [
      TOO_SMALL_BIOS, 120,
      lambda r, text: bool(r.problems) and r.problems[0].startswith(
          "BOOT FAILED before the kernel ran: error: GRUB could not load the kernel") and
+     not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
+    ("a CPU without long mode: the kernel's line saying so ends the run at once",
+     NO_LONG_MODE, 120,
+     lambda r, text: bool(r.problems) and r.problems[0] ==
+     "BOOT FAILED: the kernel cannot run on this CPU: boot: this CPU cannot run 64-bit code "
+     "(no long mode); try qemu-system-x86_64 -cpu qemu64" and
      not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
