@@ -327,6 +327,7 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
     # QEMU itself refused the options (a student's -numa or -machine typo): say what it said.
     refused = [l for l in lines if l.startswith("qemu-system-")]
     if refused and not ktap.started:
+        problems = [p for p in problems if not p.startswith("CRASH")]    # nothing crashed
         problems.insert(0, "QEMU refused to run: " + refused[0])
     boot_failed = [l for l in lines if BOOT_FAILURE.match(l)]
     if boot_failed and not ktap.started:
@@ -446,12 +447,15 @@ TOO_SMALL_UEFI = "too_small_uefi"
 TOO_SMALL_BIOS = "too_small_bios"
 # A 32-bit CPU (qemu32 has no long mode): the kernel's one line must end the run as soon.
 NO_LONG_MODE = "no_long_mode"
+# Options QEMU itself refuses (a student's typo): what QEMU said is the report, not a crash.
+QEMU_REFUSES = "qemu_refuses"
 # The self-tests that boot a machine of their own: (suites, QEMU options, UEFI?)
 SPECIAL_RUNS = {
     TOO_SMALL: ("selftest_pass", ["-machine", "pc", "-m", "5M", "-smp", "2"], False),
     TOO_SMALL_UEFI: ("selftest_pass", ["-machine", "q35", "-m", "48M", "-smp", "2"], True),
     TOO_SMALL_BIOS: ("selftest_pass", ["-machine", "pc", "-m", "3M", "-smp", "1"], False),
     NO_LONG_MODE: ("selftest_pass", ["-machine", "pc", "-m", "128M", "-cpu", "qemu32"], False),
+    QEMU_REFUSES: ("selftest_pass", ["-machine", "no_such_machine"], False),
 }
 
 SELFTESTS = [
@@ -579,6 +583,11 @@ SELFTESTS = [
      "BOOT FAILED: the kernel cannot run on this CPU: boot: this CPU cannot run 64-bit code "
      "(no long mode); try qemu-system-x86_64 -cpu qemu64" and
      not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
+    ("options QEMU refuses fail the run with QEMU's own words, and no false CRASH",
+     QEMU_REFUSES, 60,
+     lambda r, text: bool(r.problems) and r.problems[0].startswith(
+         "QEMU refused to run: qemu-system-x86_64: unsupported machine type") and
+     not any(p.startswith(("CRASH", "TIMEOUT")) for p in r.problems)),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
      lambda r, text: any(p.startswith("NO TESTS: no test matches 'no_such_suite'") and
