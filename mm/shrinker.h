@@ -12,6 +12,7 @@
 #define MM_SHRINKER_H
 
 #include "mm/gfp.h"
+#include "lib/compiler.h"
 #include "lib/list.h"
 
 #define SHRINK_STOP	(~0UL)
@@ -32,16 +33,11 @@ struct shrinker {
 	int seeks;			/* cost to recreate an object (unused here) */
 	void *private_data;
 	/* private to mm/vmscan.c */
-	const char *name;
+	char name[32];			/* register_shrinker()'s, for reports */
 	struct list_head list;
 };
 
-/*
- * register_shrinker(shrinker, "name") as in Linux 6.0-6.6; the name may be
- * left out, as in older kernels.  Returns 0.
- */
-int __register_shrinker(struct shrinker *shrinker, const char *name);
-#define register_shrinker(shrinker, ...) __register_shrinker(shrinker, "" __VA_ARGS__)
+int register_shrinker(struct shrinker *shrinker, const char *fmt, ...) __printf(2, 3);
 void unregister_shrinker(struct shrinker *shrinker);
 
 unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority);

@@ -12,6 +12,8 @@
 #include "mm/internal.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
+#include "lib/string.h"
+#include "lib/vsprintf.h"
 
 #define SHRINK_BATCH	128
 
@@ -20,15 +22,23 @@ static DEFINE_SPINLOCK(shrinker_lock);
 static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */
 
 /**
- * __register_shrinker - add @shrinker to those reclaim calls (see register_shrinker())
+ * register_shrinker - add @shrinker to those reclaim calls (Linux 6.0-6.6's form)
  * @shrinker: with count_objects and scan_objects set
- * @name: for reports, may be ""
+ * @fmt: printf format of its name, for reports ("" for none: "unnamed"),
+ *	 cut to 31 characters
  *
+ * Context: may sleep.
  * Return: 0.
  */
-int __register_shrinker(struct shrinker *shrinker, const char *name)
+int register_shrinker(struct shrinker *shrinker, const char *fmt, ...)
 {
-	shrinker->name = name && name[0] ? name : "unnamed";
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(shrinker->name, sizeof(shrinker->name), fmt, args);
+	va_end(args);
+	if (!shrinker->name[0])
+		strscpy(shrinker->name, "unnamed", sizeof(shrinker->name));
 	spin_lock(&shrinker_lock);
 	list_add_tail(&shrinker->list, &shrinker_list);
 	spin_unlock(&shrinker_lock);
