@@ -69,10 +69,9 @@ void kmalloc_init(void)
 		s = kmem_cache_zalloc(kmem_cache, GFP_KERNEL);
 		if (!s)
 			panic("slab: no memory for the %s cache", kmalloc_info[i].name);
-		/* power-of-two classes are naturally aligned, even with redzones */
+		/* power-of-two classes are naturally aligned, even with redzones (8 KiB too) */
 		kmalloc_caches[i] = create_boot_cache(s, kmalloc_info[i].name, size,
-						      (size & (size - 1)) ? 0 :
-						      min(size, (unsigned int)PAGE_SIZE), 0);
+						      (size & (size - 1)) ? 0 : size, 0);
 	}
 }
 

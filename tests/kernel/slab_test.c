@@ -42,7 +42,7 @@ static void every_size_class_is_aligned_and_usable(struct kunit *test)
 		ks = ksize(p);
 		KUNIT_EXPECT_GE_MSG(test, ks, size, "size %zu", size);
 		KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p % 8, 0, "size %zu", size);
-		if (!(size & (size - 1)) && size <= PAGE_SIZE)
+		if (!(size & (size - 1)))
 			KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p % size, 0,
 					    "power of two %zu not naturally aligned", size);
 		memset(p, 0x5c, ks);
@@ -54,6 +54,19 @@ static void every_size_class_is_aligned_and_usable(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		KUNIT_EXPECT_EQ(test, ksize(p), class_sizes[i]);
 		KUNIT_EXPECT_TRUE(test, PageSlab(virt_to_head_page(p)));
+		if (!(class_sizes[i] & (class_sizes[i] - 1)))	/* Linux's promise, 8 KiB included */
+			KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p % class_sizes[i], 0,
+					    "kmalloc(%zu) = %px not naturally aligned",
+					    class_sizes[i], p);
+		kfree(p);
+	}
+	/* above the caches, whole pages from the buddy allocator: a block is aligned to its size */
+	for (size_t size = 16 << 10; size <= 256 << 10; size *= 2) {
+		void *p = kmalloc(size, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "size %zu", size);
+		KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p % size, 0,
+				    "kmalloc(%zu) = %px not naturally aligned", size, p);
 		kfree(p);
 	}
 }
