@@ -357,6 +357,30 @@ size_t kvdemo_first_vmalloc_size(size_t *largest)
 	return first;
 }
 
+/**
+ * kvdemo_order3_size - the first size of the RFC's scan (a power of two)
+ * that kvmalloc()'s slab attempt can serve only from a block of order 3 or
+ * more: where the hard state hands it to vmalloc
+ *
+ * 32 KiB, an order-3 kmalloc; or 8 KiB when slab debugging is on for
+ * kmalloc-8k: its objects keep their natural alignment behind a left
+ * redzone of 8 KiB, so one slot takes more than 16 KiB and its slab is
+ * 32 KiB (as in Linux with slub_debug=Z).  kvmalloc() never falls back at
+ * a page or less, so the scan starts above.
+ */
+size_t kvdemo_order3_size(void)
+{
+	size_t size;
+
+	for (size = 2 * PAGE_SIZE; size <= KMALLOC_MAX_CACHE_SIZE; size <<= 1) {
+		if (kmalloc_caches[kmalloc_index(size)]->min_order >= DEMO_ORDER)
+			return size;
+	}
+	while (get_order(size) < DEMO_ORDER)
+		size <<= 1;
+	return size;
+}
+
 /* ---------------------------------------------------------------- the monitor command */
 
 static const char *const source_names[] = {
@@ -392,6 +416,8 @@ static void print_rfc_scan(const char *when, size_t first, size_t largest)
  */
 static void explain_rfc_scan(size_t fresh_first, size_t frag_first, size_t frag_largest)
 {
+	size_t order3 = kvdemo_order3_size();
+
 	if (fresh_first)
 		printk("   Fresh, the slab and the page allocator serve every size up to 4 MiB\n"
 		       "   (KMALLOC_MAX_SIZE).\n");
@@ -400,14 +426,18 @@ static void explain_rfc_scan(size_t fresh_first, size_t frag_first, size_t frag_
 		       "   (KMALLOC_MAX_SIZE): vmalloc was never needed.\n");
 	printk("   In the hard state (victim and cache unregistered, their memory still\n"
 	       "   held) ");
-	if (frag_first == GROUP * PAGE_SIZE)
+	if (frag_first == order3)
 		printk(KERN_CONT "vmalloc takes over at the first size that needs an order-3 block.\n"
 		       "   The largest size is limited by free memory only.\n");
-	else if (!frag_first && frag_largest < GROUP * PAGE_SIZE)
+	if (frag_first == order3 && order3 < GROUP * PAGE_SIZE)
+		printk("   That is 8 KiB here, not 32 KiB: with slab debugging, a kmalloc-8k\n"
+		       "   object sits behind an 8 KiB left redzone that keeps it 8 KiB-aligned,\n"
+		       "   so its slab is 32 KiB (boot with slab_debug=- to see 32 KiB).\n");
+	else if (!frag_first && frag_largest < order3)
 		print_size("free memory ran out after ", frag_largest,
-			   ", before 32 KiB, the first size\n"
-			   "   that needs an order-3 block: this machine is too small to show\n"
-			   "   vmalloc taking over there.\n");
+			   ", before the first size that needs\n"
+			   "   an order-3 block: this machine is too small to show vmalloc\n"
+			   "   taking over there.\n");
 	else	/* the state could not be rebuilt (said above): no story to read */
 		printk(KERN_CONT "the figures are not the hard state's: it could not be rebuilt.\n");
 }

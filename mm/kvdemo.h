@@ -65,5 +65,6 @@ int kvdemo_restore(struct kvdemo *d);
 void kvdemo_teardown(struct kvdemo *d);
 void kvdemo_unregister(struct kvdemo *d);
 size_t kvdemo_first_vmalloc_size(size_t *largest);
+size_t kvdemo_order3_size(void);
 
 #endif
