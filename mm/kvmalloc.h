@@ -145,13 +145,13 @@ static __always_inline void *kvzalloc_node(size_t size, gfp_t flags, int node)
 	return kvmalloc_node(size, flags | __GFP_ZERO, node);
 }
 
-/** kvmalloc_array - kvmalloc() of @n * @size bytes; NULL (no warning) if that overflows */
+/** kvmalloc_array - kvmalloc() of @n * @size bytes; NULL (reported, as kmalloc_array's) if that overflows */
 static inline void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
 {
 	size_t bytes;
 
-	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
+	if (unlikely(__builtin_mul_overflow(n, size, &bytes)))
+		return array_size_overflow("kvmalloc_array", n, size, flags, _THIS_IP_);
 	return kvmalloc(bytes, flags);
 }
 

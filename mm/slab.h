@@ -142,13 +142,21 @@ static inline void *kzalloc_node(size_t size, gfp_t flags, int node)
 	return kmalloc_node(size, flags | __GFP_ZERO, node);
 }
 
-/* @n objects of @size bytes; NULL (without a warning) if n * size overflows. */
+void *array_size_overflow(const char *fn, size_t n, size_t size, gfp_t flags,
+			  unsigned long caller);
+
+/*
+ * @n objects of @size bytes.  If n * size overflows: NULL, and one line
+ * that names the caller (not with __GFP_NOWARN).  Linux returns NULL
+ * silently; this kernel reports every misuse (DESIGN.md), in one line and
+ * no backtrace, so that a loop of them is no warning storm.
+ */
 static inline void *kmalloc_array(size_t n, size_t size, gfp_t flags)
 {
 	size_t bytes;
 
-	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
+	if (unlikely(__builtin_mul_overflow(n, size, &bytes)))
+		return array_size_overflow("kmalloc_array", n, size, flags, _THIS_IP_);
 	return kmalloc(bytes, flags);
 }
 

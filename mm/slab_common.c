@@ -75,6 +75,25 @@ void kmalloc_init(void)
 	}
 }
 
+/**
+ * array_size_overflow - the end of kmalloc_array(), kvmalloc_array() or
+ * vmalloc_array() (and their calloc forms) when @n * @size overflows
+ * @fn: which of them, for the report
+ * @flags: the caller's; __GFP_NOWARN keeps it quiet
+ * @caller: the address it was called from
+ *
+ * Context: any.
+ * Return: NULL, always.
+ */
+void *array_size_overflow(const char *fn, size_t n, size_t size, gfp_t flags,
+			  unsigned long caller)
+{
+	if (!(flags & __GFP_NOWARN))
+		pr_warn("%s: %zu * %zu bytes overflows size_t, caller %pS\n", fn, n, size,
+			(void *)caller);
+	return NULL;
+}
+
 /* Whole pages, for sizes above the caches (and GFP_DMA). */
 static void *kmalloc_large(size_t size, gfp_t flags, int node, void *caller)
 {

@@ -587,11 +587,11 @@ static void *vmalloc_array_caller(size_t n, size_t size, gfp_t gfp, const void *
 	size_t bytes;
 
 	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
+		return array_size_overflow("vmalloc_array", n, size, gfp, (unsigned long)caller);
 	return vmalloc_node_caller(bytes, PAGE_SIZE, gfp, NUMA_NO_NODE, false, caller);
 }
 
-/** vmalloc_array - vmalloc() of @n * @size bytes; NULL if that overflows */
+/** vmalloc_array - vmalloc() of @n * @size bytes; NULL (reported, as kmalloc_array's) if that overflows */
 void *vmalloc_array(size_t n, size_t size)
 {
 	return vmalloc_array_caller(n, size, GFP_KERNEL, __builtin_return_address(0));

@@ -334,10 +334,14 @@ SLAB_TEST(kzalloc_kcalloc_array_overflow_and_dups, "-")
 	for (int i = 0; i < 210; i++)
 		CHECK(p[i] == 0);
 	kfree(p);
-	/* n * size overflows: NULL, and not a word about it */
+	/* n * size overflows: NULL, and one line each (none with __GFP_NOWARN) */
 	pos = printk_log_pos();
 	CHECK(kmalloc_array(SIZE_MAX / 2, 3, GFP_KERNEL) == NULL);
 	CHECK(kcalloc(1UL << 40, 1UL << 40, GFP_KERNEL) == NULL);
+	CHECK(strstr(host_log_since(pos), "kmalloc_array: 9223372036854775807 * 3 bytes overflows"));
+	CHECK(strstr(host_log_since(pos), "kmalloc_array: 1099511627776 * 1099511627776 bytes"));
+	pos = printk_log_pos();
+	CHECK(kcalloc(1UL << 40, 1UL << 40, GFP_KERNEL | __GFP_NOWARN) == NULL);
 	CHECK(printk_log_pos() == pos);
 	p = kmemdup("abcdefgh", 9, GFP_KERNEL);
 	CHECK(p && !memcmp(p, "abcdefgh", 9) && ksize(p) == 16);

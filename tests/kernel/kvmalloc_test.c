@@ -592,6 +592,14 @@ static void array_overflow_is_null(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, kvcalloc(half, 2, GFP_KERNEL));
 	KUNIT_EXPECT_NULL(test, kvcalloc(runtime((size_t)3), runtime(half), GFP_KERNEL));
 	EXPECT_COUNTS(test, then, 0, 0, 0, 0);
+	/* one line each, naming this function; none with __GFP_NOWARN */
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(kv.log_pos), "kvmalloc_array: "), 5);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(kv.log_pos),
+					   "bytes overflows size_t, caller array_overflow_is_null+"), 5);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(kv.log_pos),
+					   "kvmalloc_array: 9223372036854775808 * 2 bytes overflows"));
+	kv.log_pos = printk_log_pos();
+	KUNIT_EXPECT_NULL(test, kvmalloc_array(half, 2, GFP_KERNEL | __GFP_NOWARN));
 	KUNIT_EXPECT_STREQ(test, log_since(kv.log_pos), "");
 
 	p = kvmalloc_array(3, 1000, GFP_KERNEL);	/* no overflow: memory */

@@ -223,7 +223,15 @@ static void array_overflow_is_null(struct kunit *test)
 
 	KUNIT_EXPECT_NULL(test, kmalloc_array(SIZE_MAX / 2, 4, GFP_KERNEL));
 	KUNIT_EXPECT_NULL(test, kcalloc(1UL << 62, 8, GFP_KERNEL));
-	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "WARNING"));	/* no warning storm */
+	/* one line each, naming the caller; no WARNING and its backtrace: no warning storm */
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "kmalloc_array: 9223372036854775807 * 4 "
+					   "bytes overflows size_t, caller array_overflow_is_null+"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "kmalloc_array: 4611686018427387904 * 8 "
+					   "bytes overflows size_t, caller array_overflow_is_null+"));
+	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "WARNING"));
+	pos = printk_log_pos();
+	KUNIT_EXPECT_NULL(test, kmalloc_array(SIZE_MAX / 2, 4, GFP_KERNEL | __GFP_NOWARN));
+	KUNIT_EXPECT_STREQ(test, log_since(pos), "");
 	a = kcalloc(100, sizeof(*a), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	for (int i = 0; i < 100; i++)

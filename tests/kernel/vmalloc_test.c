@@ -699,13 +699,18 @@ static void vmalloc_array_and_vcalloc_check_the_product(struct kunit *test)
 	vfree(a);
 	vfree(c);
 
-	/* A product that overflows is NULL, as kmalloc_array()'s: no report, no failure counted */
+	/*
+	 * A product that overflows is NULL, as kmalloc_array()'s: one line
+	 * each naming the caller, and no vmalloc failure counted.
+	 */
 	pos = printk_log_pos();
 	KUNIT_EXPECT_NULL(test, vmalloc_array(~(size_t)0 / 2 + 1, 2));
 	KUNIT_EXPECT_NULL(test, vmalloc_array(1UL << 32, 1UL << 32));
 	KUNIT_EXPECT_NULL(test, vcalloc(~(size_t)0 / 8 + 1, 8));
 	KUNIT_EXPECT_NULL(test, vcalloc(3, ~(size_t)0 / 2));
-	KUNIT_EXPECT_EQ(test, printk_log_pos(), pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "vmalloc_array: "), 4);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "bytes overflows size_t, caller "
+					   "vmalloc_array_and_vcalloc_check_the_product+"), 4);
 	KUNIT_EXPECT_EQ(test, delta(VMALLOC_FAIL, vctx.fails), 0);
 	expect_vmalloc_back(test, &vctx.before);
 }
