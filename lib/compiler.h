@@ -20,6 +20,8 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#include "lib/limits.h"
+
 #define __packed		__attribute__((packed))
 #define __aligned(x)		__attribute__((aligned(x)))
 #define __section(s)		__attribute__((section(s)))

@@ -3,6 +3,7 @@
 #define LIB_ERR_H
 
 #include "lib/compiler.h"
+#include "lib/errno.h"
 
 #define MAX_ERRNO	4095
 #define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)

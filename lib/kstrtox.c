@@ -10,9 +10,6 @@
 #include "lib/kstrtox.h"
 #include "lib/errno.h"
 
-#define ULLONG_MAX	(~0ULL)
-#define LLONG_MAX	((long long)(ULLONG_MAX >> 1))
-
 static unsigned int digit_value(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -36,8 +36,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define INT_MAX		0x7fffffff
-
 enum kvmalloc_policy kvmalloc_policy = KVMALLOC_NORETRY;
 const char *const kvmalloc_policy_names[NR_KVMALLOC_POLICIES] = {
 	[KVMALLOC_NORETRY] = "noretry",

@@ -874,11 +874,14 @@ void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node)
 	return slab_alloc_node(s, flags, node, __builtin_return_address(0));
 }
 
-/* kmem_cache_free() of what is not an object of @s: reported. */
+/* kmem_cache_free() of what is not an object of @s: reported (NULL is ignored here). */
 static __noinline void wrong_cache(struct kmem_cache *s, const void *obj, void *caller)
 {
-	struct page *slab = kmalloc_obj_slab(obj, caller);	/* reports non-slab memory */
+	struct page *slab;
 
+	if (!obj)
+		return;
+	slab = kmalloc_obj_slab(obj, caller);	/* reports non-slab memory */
 	if (!slab)
 		return;
 	pr_err("BUG %s: kmem_cache_free: Wrong slab cache. %s but object %px is from %s "
@@ -899,11 +902,8 @@ static __noinline void wrong_cache(struct kmem_cache *s, const void *obj, void *
 void kmem_cache_free(struct kmem_cache *s, void *objp)
 {
 	void *caller = __builtin_return_address(0);
-	struct page *slab;
+	struct page *slab = virt_to_slab_checked(objp);	/* NULL: below the direct map */
 
-	if (unlikely(!objp))
-		return;
-	slab = virt_to_slab_checked(objp);
 	if (likely(slab && PageSlab(slab) && slab->slab_cache == s))
 		slab_free(s, slab, objp, caller);
 	else
@@ -923,12 +923,12 @@ unsigned int kmem_cache_size(struct kmem_cache *s)
  */
 static __always_inline void free_by_address(const void *objp, void *caller, bool vmalloc_too)
 {
-	struct page *page;
+	/* NULL and ZERO_SIZE_PTR are below the direct map: no page, no test of their own here */
+	struct page *page = virt_to_slab_checked(objp);
 
-	if (unlikely(ZERO_OR_NULL_PTR(objp)))
-		return;
-	page = virt_to_slab_checked(objp);
 	/* LAB slab:
+	 * if (ZERO_OR_NULL_PTR(objp))
+	 *	return;
 	 * if (vmalloc_too && !page && is_vmalloc_addr(objp))
 	 *	vfree(objp);
 	 * else
@@ -936,6 +936,8 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
 	 */
 	if (likely(page && PageSlab(page)))
 		slab_free(page->slab_cache, page, (void *)objp, caller);
+	else if (ZERO_OR_NULL_PTR(objp))
+		return;
 	else if (vmalloc_too && !page && is_vmalloc_addr(objp))
 		vfree(objp);
 	else

@@ -97,6 +97,7 @@ static void zero_size_and_null(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ZERO_OR_NULL_PTR(NULL));
 	kfree(NULL);
 	kfree(ZERO_SIZE_PTR);
+	kmem_cache_free(kmalloc_caches[kmalloc_index(64)], NULL);
 	KUNIT_EXPECT_EQ(test, ksize(NULL), 0);
 	KUNIT_EXPECT_EQ(test, ksize(ZERO_SIZE_PTR), 0);
 }

@@ -17,9 +17,6 @@
 #include "arch/x86_64/setjmp.h"
 #include "lib/vsprintf.h"
 
-#define INT_MAX	__INT_MAX__
-#define INT_MIN	(-__INT_MAX__ - 1)
-
 static unsigned long pos;
 
 static int ubsan_init(struct kunit *test)

@@ -132,6 +132,14 @@ void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int 
 	va_end(args);
 }
 
+/* @fmt with @args in @msg, without the '\n' it may end in: the caller prints exactly one. */
+static void format_line(char *msg, size_t size, const char *fmt, va_list args)
+{
+	vscnprintf(msg, size, fmt, args);
+	if (msg[0] && msg[strlen(msg) - 1] == '\n')
+		msg[strlen(msg) - 1] = '\0';
+}
+
 /** kunit_printk - a diagnostic line from a case, as "    # case: message" */
 void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
 {
@@ -139,12 +147,21 @@ void kunit_printk(const char *level, const struct kunit *test, const char *fmt, 
 	va_list args;
 
 	va_start(args, fmt);
-	vscnprintf(msg, sizeof(msg), fmt, args);
+	format_line(msg, sizeof(msg), fmt, args);
 	va_end(args);
-	/* A message may end in '\n' or not; print exactly one. */
-	if (msg[0] && msg[strlen(msg) - 1] == '\n')
-		msg[strlen(msg) - 1] = '\0';
 	printk("%s    # %s: %s\n", level, test->name, msg);
+}
+
+/** kunit_log_line - kunit_log()'s line: the message as it is, at @level */
+void kunit_log_line(const char *level, const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	format_line(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	printk("%s%s\n", level, msg);
 }
 
 static void set_comment(struct kunit *test, const char *fmt, va_list args)
@@ -221,20 +238,79 @@ int kunit_add_action(struct kunit *test, kunit_action_t *action, void *ctx)
 	return add_resource(test, action, ctx, GFP_KERNEL);
 }
 
-/** kunit_kfree - free what kunit_kmalloc() gave before the case ends */
-void kunit_kfree(struct kunit *test, const void *ptr)
+/**
+ * kunit_add_action_or_reset - kunit_add_action(), or @action(@ctx) at once
+ * if it cannot be deferred (Linux's)
+ *
+ * Return: 0, or -ENOMEM after running @action.
+ */
+int kunit_add_action_or_reset(struct kunit *test, kunit_action_t *action, void *ctx)
+{
+	int err = kunit_add_action(test, action, ctx);
+
+	if (err)
+		action(ctx);
+	return err;
+}
+
+/* Unlink the newest deferred @action(@ctx); Return: it, or NULL (the caller frees it). */
+static struct kunit_resource *take_resource(struct kunit *test, kunit_action_t *action,
+					    const void *ptr)
 {
 	for (struct kunit_resource **p = &test->resources; *p; p = &(*p)->next) {
 		struct kunit_resource *res = *p;
 
-		if (res->ptr == ptr && res->action == kfree_action) {
+		if (res->ptr == ptr && res->action == action) {
 			*p = res->next;
-			kfree(res->ptr);
-			kfree(res);
-			return;
+			return res;
 		}
 	}
-	KUNIT_FAIL(test, "kunit_kfree(%p): not from kunit_kmalloc()", ptr);
+	return NULL;
+}
+
+/** kunit_remove_action - @action(@ctx) will not run after all (Linux's) */
+void kunit_remove_action(struct kunit *test, kunit_action_t *action, void *ctx)
+{
+	kfree(take_resource(test, action, ctx));
+}
+
+/** kunit_release_action - run the deferred @action(@ctx) now, not at the end (Linux's) */
+void kunit_release_action(struct kunit *test, kunit_action_t *action, void *ctx)
+{
+	struct kunit_resource *res = take_resource(test, action, ctx);
+
+	if (!res)
+		return;
+	action(ctx);
+	kfree(res);
+}
+
+/** kunit_kstrdup - a copy of @str freed when the case ends; Return: it, or NULL */
+char *kunit_kstrdup(struct kunit *test, const char *str, gfp_t gfp)
+{
+	size_t size;
+	char *copy;
+
+	if (!str)
+		return NULL;
+	size = strlen(str) + 1;
+	copy = kunit_kmalloc(test, size, gfp);
+	if (copy)
+		memcpy(copy, str, size);
+	return copy;
+}
+
+/** kunit_kfree - free what kunit_kmalloc() gave before the case ends */
+void kunit_kfree(struct kunit *test, const void *ptr)
+{
+	struct kunit_resource *res = take_resource(test, kfree_action, ptr);
+
+	if (!res) {
+		KUNIT_FAIL(test, "kunit_kfree(%p): not from kunit_kmalloc()", ptr);
+		return;
+	}
+	kfree(res->ptr);
+	kfree(res);
 }
 
 static void free_resources(struct kunit *test)
@@ -324,7 +400,10 @@ static void run_param_case(struct kunit_suite *suite, struct kunit_case *c,
 	printk("        KTAP version 1\n        # Subtest: %s\n", c->name);
 	for (;;) {
 		desc[0] = '\0';
-		param = c->generate_params(param, desc);
+		if (c->generate_params)
+			param = c->generate_params(parent, param, desc);
+		else
+			param = c->generate_params_noctx(param, desc);
 		if (!param)
 			break;
 		init_test(&test, c->name);
@@ -425,7 +504,7 @@ static void run_suite(struct kunit_suite *suite, unsigned int nr, struct kunit_t
 			printk("    # %s: suite_init() failed (%d)\n", c->name, init_err);
 			test.status = KUNIT_FAILURE;
 		}
-		else if (c->generate_params)
+		else if (c->generate_params || c->generate_params_noctx)
 			run_param_case(suite, c, &test);
 		else
 			run_one(suite, c, &test);

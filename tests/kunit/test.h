@@ -43,6 +43,8 @@
 #include "lib/compiler.h"
 #include "lib/err.h"
 #include "lib/string.h"
+#include "lib/vsprintf.h"
+#include "kernel/printk.h"
 #include "arch/x86_64/setjmp.h"
 #include "mm/slab.h"
 
@@ -60,10 +62,33 @@ enum kunit_status {
 
 struct kunit;
 
+/* A case's or suite's speed (Linux's attributes); a filter may leave slow ones out. */
+enum kunit_speed {
+	KUNIT_SPEED_UNSET,
+	KUNIT_SPEED_VERY_SLOW,
+	KUNIT_SPEED_SLOW,
+	KUNIT_SPEED_NORMAL,
+};
+
+struct kunit_attributes {
+	enum kunit_speed speed;
+};
+
+/*
+ * A generator of parameters: given the last one (NULL at first), the next,
+ * with its description in @desc; NULL when there are no more.  Linux 6.18
+ * gave it the test as its first argument; KUNIT_CASE_PARAM() takes either
+ * form, and the runner calls the one the case has.
+ */
+typedef const void *kunit_gen_params_t(struct kunit *test, const void *prev, char *desc);
+typedef const void *kunit_gen_params_noctx_t(const void *prev, char *desc);
+
 struct kunit_case {
 	void (*run_case)(struct kunit *test);
 	const char *name;
-	const void *(*generate_params)(const void *prev, char *desc);
+	kunit_gen_params_t *generate_params;
+	kunit_gen_params_noctx_t *generate_params_noctx;	/* the form before 6.18 */
+	struct kunit_attributes attr;
 	enum kunit_status status;	/* set by the runner */
 };
 
@@ -74,6 +99,7 @@ struct kunit_suite {
 	int (*init)(struct kunit *test);
 	void (*exit)(struct kunit *test);
 	struct kunit_case *test_cases;
+	struct kunit_attributes attr;
 	const char *keeps_memory;	/* why the suite leaves memory behind on purpose */
 	bool strict;			/* undeclared reports and leaks fail it (above) */
 };
@@ -103,14 +129,26 @@ struct kunit {
 };
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
-#define KUNIT_CASE_SLOW(test_name) KUNIT_CASE(test_name)
+#define KUNIT_CASE_ATTR(test_name, attributes)				\
+	{ .run_case = test_name, .name = #test_name, .attr = attributes }
+#define KUNIT_CASE_SLOW(test_name)					\
+	KUNIT_CASE_ATTR(test_name, { .speed = KUNIT_SPEED_SLOW })
+#define KUNIT_CASE_PARAM_ATTR(test_name, gen_params, attributes)	\
+	{ .run_case = test_name, .name = #test_name, .attr = attributes,	\
+	  .generate_params = _Generic((gen_params),			\
+		kunit_gen_params_noctx_t *: (kunit_gen_params_t *)NULL,	\
+		default: (gen_params)),					\
+	  .generate_params_noctx = _Generic((gen_params),		\
+		kunit_gen_params_noctx_t *: (gen_params),		\
+		default: (kunit_gen_params_noctx_t *)NULL) }
 #define KUNIT_CASE_PARAM(test_name, gen_params)				\
-	{ .run_case = test_name, .name = #test_name, .generate_params = gen_params }
+	KUNIT_CASE_PARAM_ATTR(test_name, gen_params, {})
 
 /* The generator of parameters from an array; @describe writes desc for __next. */
 #define __KUNIT_ARRAY_GEN(name, array, describe)			\
-	static const void *name##_gen_params(const void *prev, char *desc) \
+	static const void *name##_gen_params(struct kunit *test, const void *prev, char *desc) \
 	{								\
+		(void)test;						\
 		__typeof__((array)[0]) *__next = prev ?			\
 			((__typeof__((array)[0]) *)prev) + 1 : (array);	\
 		if (__next - (array) < (long)ARRAY_SIZE(array)) {	\
@@ -141,16 +179,26 @@ struct kunit {
 	__used __section(".kunit_test_suites") __aligned(8) = { __VA_ARGS__ }
 
 #define kunit_test_suite(suite)	kunit_test_suites(&suite)
+/* No module is unloaded here, so no test needs its __init code kept apart. */
+#define kunit_test_init_section_suites(...)	kunit_test_suites(__VA_ARGS__)
+#define kunit_test_init_section_suite(suite)	kunit_test_suite(suite)
 
 /* Linux test files end with these; here there are no modules, so they declare nothing. */
 #define MODULE_LICENSE(x)	extern int __kunit_no_modules
 #define MODULE_DESCRIPTION(x)	extern int __kunit_no_modules
 #define MODULE_AUTHOR(x)	extern int __kunit_no_modules
+#define MODULE_IMPORT_NS(ns)	extern int __kunit_no_modules
 
 /* Reporting */
 void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
 	__printf(3, 4);
-#define kunit_log(level, test, fmt, ...)	kunit_printk(level, test, fmt, ##__VA_ARGS__)
+void kunit_log_line(const char *level, const char *fmt, ...) __printf(2, 3);
+/* A line as it is, at @level, from a case or a suite (Linux's) */
+#define kunit_log(level, test_or_suite, fmt, ...)			\
+	do {								\
+		(void)(test_or_suite);					\
+		kunit_log_line(level, fmt, ##__VA_ARGS__);		\
+	} while (0)
 #define kunit_info(test, fmt, ...)	kunit_printk("\0016", test, fmt, ##__VA_ARGS__)
 #define kunit_warn(test, fmt, ...)	kunit_printk("\0014", test, fmt, ##__VA_ARGS__)
 #define kunit_err(test, fmt, ...)	kunit_printk("\0013", test, fmt, ##__VA_ARGS__)
@@ -193,7 +241,11 @@ struct kunit_resource {
 
 void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp);
 void kunit_kfree(struct kunit *test, const void *ptr);
+char *kunit_kstrdup(struct kunit *test, const char *str, gfp_t gfp);
 int kunit_add_action(struct kunit *test, kunit_action_t *action, void *ctx);
+int kunit_add_action_or_reset(struct kunit *test, kunit_action_t *action, void *ctx);
+void kunit_remove_action(struct kunit *test, kunit_action_t *action, void *ctx);
+void kunit_release_action(struct kunit *test, kunit_action_t *action, void *ctx);
 
 static inline void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp)
 {
@@ -365,5 +417,6 @@ void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int 
 #define KUNIT_ASSERT_STREQ_MSG(test, l, r, ...)	__KUNIT_STR(test, true, l, ==, r, __VA_ARGS__)
 #define KUNIT_ASSERT_STRNEQ_MSG(test, l, r, ...) __KUNIT_STR(test, true, l, !=, r, __VA_ARGS__)
 #define KUNIT_ASSERT_MEMEQ_MSG(test, l, r, n, ...) __KUNIT_MEM(test, true, l, ==, r, n, __VA_ARGS__)
+#define KUNIT_ASSERT_MEMNEQ_MSG(test, l, r, n, ...) __KUNIT_MEM(test, true, l, !=, r, n, __VA_ARGS__)
 
 #endif
