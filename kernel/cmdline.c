@@ -102,3 +102,27 @@ unsigned long cmdline_get_ulong(const char *key, unsigned long fallback)
 	}
 	return value;
 }
+
+/**
+ * cmdline_get_bool - the yes or no of "@key=V", or of a bare "@key" (yes)
+ *
+ * V is read by kstrtobool(): 1/0, y/n, yes/no, on/off, true/false, as
+ * Linux's switches are.  Anything else is reported and ignored.
+ * Return: the value, or @fallback if @key is absent or V is neither.
+ */
+bool cmdline_get_bool(const char *key, bool fallback)
+{
+	char buf[32];
+	bool value;
+
+	if (!cmdline_get(key, buf, sizeof(buf)))
+		return fallback;
+	if (!buf[0])
+		return true;
+	if (kstrtobool(buf, &value)) {
+		pr_warn("Command line: %s=%s is neither on nor off (1/0, y/n, on/off); ignored\n",
+			key, buf);
+		return fallback;
+	}
+	return value;
+}

@@ -14,5 +14,6 @@ const char *cmdline_raw(void);
 bool cmdline_get(const char *key, char *value, size_t size);
 bool cmdline_has(const char *flag);
 unsigned long cmdline_get_ulong(const char *key, unsigned long fallback);
+bool cmdline_get_bool(const char *key, bool fallback);
 
 #endif

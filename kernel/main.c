@@ -228,7 +228,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	prefill_possible_map();
 	mm_init();
 	numa_cpus_init();
-	set_page_poisoning(cmdline_get_ulong("page_poison", 0));
+	set_page_poisoning(cmdline_get_bool("page_poison", false));
 	if (page_poisoning_enabled())
 		pr_info("page_poison=1: freed pages are filled with 0xaa and checked "
 			"when reused\n");

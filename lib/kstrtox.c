@@ -153,3 +153,31 @@ int kstrtoint(const char *s, unsigned int base, int *res)
 	*res = (int)tmp;
 	return 0;
 }
+
+/**
+ * kstrtobool - read a yes or a no, as Linux's command-line switches are
+ * @s: "1", "y", "yes", "t", "true", "on" (true) or "0", "n", "no", "f",
+ *     "false", "off" (false): the first letter decides, or the first two
+ *     for "on" and "off"; the case does not matter
+ * @res: where the value goes; untouched on error
+ *
+ * Return: 0, or -EINVAL if @s (maybe NULL) says neither.
+ */
+int kstrtobool(const char *s, bool *res)
+{
+	char first, second;
+
+	if (!s)
+		return -EINVAL;
+	first = s[0] | 0x20;	/* lower case; '0' and '1' are unchanged */
+	second = s[0] ? s[1] | 0x20 : 0;	/* never past the end */
+	if (first == '1' || first == 'y' || first == 't' || (first == 'o' && second == 'n')) {
+		*res = true;
+		return 0;
+	}
+	if (first == '0' || first == 'n' || first == 'f' || (first == 'o' && second == 'f')) {
+		*res = false;
+		return 0;
+	}
+	return -EINVAL;
+}

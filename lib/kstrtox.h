@@ -14,6 +14,9 @@
  *     Base 16 also accepts the "0x" prefix.  Base 10 reads "010" as ten;
  *   - *@res is written only on success.
  *
+ * kstrtobool() reads a yes or a no instead ("1", "y", "on", "0", "n",
+ * "off", ...: see lib/kstrtox.c).
+ *
  * Return (all of them): 0, -EINVAL (no digits, or anything after them but
  * one '\n'), or -ERANGE (the value does not fit; checked first, so
  * "99999999999999999999x" is -ERANGE).
@@ -27,6 +30,7 @@ int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtoll(const char *s, unsigned int base, long long *res);
 int kstrtouint(const char *s, unsigned int base, unsigned int *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
+int kstrtobool(const char *s, bool *res);
 
 /* long is long long on x86-64, as Linux's kstrtoul() assumes when it can. */
 static inline int kstrtoul(const char *s, unsigned int base, unsigned long *res)

@@ -75,7 +75,7 @@ typedef unsigned int gfp_t;
 #define GFP_ATOMIC		(__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL		(__GFP_RECLAIM | __GFP_IO | __GFP_FS)
 #define GFP_KERNEL_ACCOUNT	(GFP_KERNEL | __GFP_ACCOUNT)
-#define GFP_NOWAIT		(__GFP_KSWAPD_RECLAIM)
+#define GFP_NOWAIT		(__GFP_KSWAPD_RECLAIM | __GFP_NOWARN)	/* quiet, as since Linux 6.18 */
 #define GFP_NOIO		(__GFP_RECLAIM)
 #define GFP_NOFS		(__GFP_RECLAIM | __GFP_IO)
 #define GFP_USER		(__GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_HARDWALL)

@@ -166,10 +166,8 @@ static inline void *page_address(const struct page *page)
 		    (PAGE_SIZE / sizeof(struct page)));
 }
 
-static inline struct page *virt_to_page(const void *addr)
-{
-	return pfn_to_page(__pa(addr) >> PAGE_SHIFT);
-}
+/* @addr: a pointer or an unsigned long (as __get_free_pages() returns), as in Linux */
+#define virt_to_page(addr)	pfn_to_page(__pa(addr) >> PAGE_SHIFT)
 
 /* The head page of the block @addr is in (Linux's virt_to_head_page()). */
 static inline struct page *virt_to_head_page(const void *addr)

@@ -7,6 +7,12 @@
  * freed (or SHRINK_STOP).  When an allocation that may reclaim finds
  * memory short, the page allocator calls the shrinkers before retrying
  * and, for small orders, before calling the OOM killer (mm/vmscan.c).
+ *
+ * Linux has declared the registration three ways, and code written for any
+ * of them builds here: register_shrinker(s) before 6.0,
+ * register_shrinker(s, fmt, ...) from 6.0 to 6.6, and since 6.7
+ * shrinker_alloc(flags, fmt, ...), shrinker_register(s), shrinker_free(s),
+ * where the shrinker is allocated for the caller.
  */
 #ifndef MM_SHRINKER_H
 #define MM_SHRINKER_H
@@ -14,10 +20,15 @@
 #include "mm/gfp.h"
 #include "lib/compiler.h"
 #include "lib/list.h"
+#include <stdarg.h>
 
 #define SHRINK_STOP	(~0UL)
 #define SHRINK_EMPTY	(~0UL - 1)
 #define DEFAULT_SEEKS	2
+
+/* shrinker_alloc()'s flags: accepted, and meaningless here (no memory cgroups; sc->nid is always set) */
+#define SHRINKER_NUMA_AWARE	(1U << 2)
+#define SHRINKER_MEMCG_AWARE	(1U << 3)
 
 struct shrink_control {
 	gfp_t gfp_mask;
@@ -35,10 +46,31 @@ struct shrinker {
 	/* private to mm/vmscan.c */
 	char name[32];			/* register_shrinker()'s, for reports */
 	struct list_head list;
+	bool registered;		/* for shrinker_free() */
 };
 
-int register_shrinker(struct shrinker *shrinker, const char *fmt, ...) __printf(2, 3);
+/* mm/ only: the name of a shrinker from a printf format */
+void name_shrinker(struct shrinker *shrinker, const char *fmt, va_list args);
+int register_shrinker_fmt(struct shrinker *shrinker, const char *fmt, ...) __printf(2, 3);
+int register_shrinker_unnamed(struct shrinker *shrinker);
 void unregister_shrinker(struct shrinker *shrinker);
+
+/*
+ * register_shrinker(shrinker[, fmt, ...]) - either form: with a name's
+ * format (6.0-6.6) or without (before 6.0; then the name is scan_objects'
+ * function).  The macro picks by the number of arguments (up to 9).
+ */
+#define __shrinker_pick(_1, _2, _3, _4, _5, _6, _7, _8, _9, fn, ...) fn
+#define register_shrinker(...)						\
+	__shrinker_pick(__VA_ARGS__, register_shrinker_fmt, register_shrinker_fmt, \
+			register_shrinker_fmt, register_shrinker_fmt,	\
+			register_shrinker_fmt, register_shrinker_fmt,	\
+			register_shrinker_fmt, register_shrinker_fmt,	\
+			register_shrinker_unnamed, 0)(__VA_ARGS__)
+
+struct shrinker *shrinker_alloc(unsigned int flags, const char *fmt, ...) __printf(2, 3);
+void shrinker_register(struct shrinker *shrinker);
+void shrinker_free(struct shrinker *shrinker);
 
 unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority);
 

@@ -21,8 +21,30 @@ static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);
 static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */
 
+/* Name @shrinker by @fmt and @args, cut to its field; an empty name reads "unnamed". */
+void name_shrinker(struct shrinker *shrinker, const char *fmt, va_list args)
+{
+	vsnprintf(shrinker->name, sizeof(shrinker->name), fmt, args);
+	if (!shrinker->name[0])
+		strscpy(shrinker->name, "unnamed", sizeof(shrinker->name));
+}
+
 /**
- * register_shrinker - add @shrinker to those reclaim calls (Linux 6.0-6.6's form)
+ * shrinker_register - add @shrinker to those reclaim calls
+ * @shrinker: with count_objects and scan_objects set, and named
+ *
+ * Context: may sleep.
+ */
+void shrinker_register(struct shrinker *shrinker)
+{
+	spin_lock(&shrinker_lock);
+	list_add_tail(&shrinker->list, &shrinker_list);
+	shrinker->registered = true;
+	spin_unlock(&shrinker_lock);
+}
+
+/**
+ * register_shrinker_fmt - register_shrinker(@shrinker, @fmt, ...), Linux 6.0-6.6's form
  * @shrinker: with count_objects and scan_objects set
  * @fmt: printf format of its name, for reports ("" for none: "unnamed"),
  *	 cut to 31 characters
@@ -30,19 +52,27 @@ static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */
  * Context: may sleep.
  * Return: 0.
  */
-int register_shrinker(struct shrinker *shrinker, const char *fmt, ...)
+int register_shrinker_fmt(struct shrinker *shrinker, const char *fmt, ...)
 {
 	va_list args;
 
 	va_start(args, fmt);
-	vsnprintf(shrinker->name, sizeof(shrinker->name), fmt, args);
+	name_shrinker(shrinker, fmt, args);
 	va_end(args);
-	if (!shrinker->name[0])
-		strscpy(shrinker->name, "unnamed", sizeof(shrinker->name));
-	spin_lock(&shrinker_lock);
-	list_add_tail(&shrinker->list, &shrinker_list);
-	spin_unlock(&shrinker_lock);
+	shrinker_register(shrinker);
 	return 0;
+}
+
+/**
+ * register_shrinker_unnamed - register_shrinker(@shrinker), the form before
+ * Linux 6.0: named after its scan_objects function
+ *
+ * Context: may sleep.
+ * Return: 0.
+ */
+int register_shrinker_unnamed(struct shrinker *shrinker)
+{
+	return register_shrinker_fmt(shrinker, "%ps", shrinker->scan_objects);
 }
 
 /** unregister_shrinker - reclaim will no longer call @shrinker */
@@ -50,6 +80,7 @@ void unregister_shrinker(struct shrinker *shrinker)
 {
 	spin_lock(&shrinker_lock);
 	list_del(&shrinker->list);
+	shrinker->registered = false;
 	spin_unlock(&shrinker_lock);
 }
 

@@ -40,13 +40,14 @@ static inline void *__va(phys_addr_t phys)
 	return (void *)(phys + PAGE_OFFSET);
 }
 
-static inline phys_addr_t __pa(const void *virt)
+static inline phys_addr_t __phys_addr(unsigned long v)
 {
-	unsigned long v = (unsigned long)virt;
-
 	if (v >= KERNEL_VMA)
 		return v - KERNEL_VMA;
 	return v - PAGE_OFFSET;
 }
+
+/* A pointer or an unsigned long (as __get_free_pages() returns), as in Linux */
+#define __pa(virt)	__phys_addr((unsigned long)(virt))
 
 #endif

@@ -64,10 +64,11 @@ static inline void *__va(phys_addr_t phys)
 	return (void *)(phys + host_phys_base);
 }
 
-static inline phys_addr_t __pa(const void *virt)
+static inline phys_addr_t __phys_addr(unsigned long virt)
 {
-	return (unsigned long)virt - host_phys_base;
+	return virt - host_phys_base;
 }
+#define __pa(virt)	__phys_addr((unsigned long)(virt))
 
 /* ---------------------------------------------------------------- CPUs */
 

@@ -64,6 +64,44 @@ static void command_line_reaches_the_kernel(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cmdline_has("kuni"));
 }
 
+static char saved_cmdline[512];
+
+static void restore_cmdline(void *unused)
+{
+	cmdline_init(saved_cmdline);
+}
+
+/*
+ * Values are read strictly, as Linux's kstrto*() read them: a switch takes
+ * 1/0, y/n, on/off (a bare word is on), a number takes a whole number, and
+ * anything else is reported on one line and leaves the default.  The case
+ * parses lines of its own, then puts the real one back.
+ */
+static void command_line_values_are_read_strictly(struct kunit *test)
+{
+	unsigned long pos;
+
+	strscpy(saved_cmdline, cmdline_raw(), sizeof(saved_cmdline));
+	KUNIT_ASSERT_EQ(test, kunit_add_action(test, restore_cmdline, NULL), 0);
+	cmdline_init("a=on b=OFF c=1 d=no e f=maybe g=0x10 h=12ab i=");
+	KUNIT_EXPECT_TRUE(test, cmdline_get_bool("a", false));
+	KUNIT_EXPECT_FALSE(test, cmdline_get_bool("b", true));
+	KUNIT_EXPECT_TRUE(test, cmdline_get_bool("c", false));
+	KUNIT_EXPECT_FALSE(test, cmdline_get_bool("d", true));
+	KUNIT_EXPECT_TRUE(test, cmdline_get_bool("e", false));
+	KUNIT_EXPECT_TRUE(test, cmdline_get_bool("absent", true));
+	KUNIT_EXPECT_EQ(test, cmdline_get_ulong("g", 7), 16);
+	KUNIT_EXPECT_EQ(test, cmdline_get_ulong("i", 7), 7);
+	pos = printk_log_pos();
+	KUNIT_EXPECT_FALSE(test, cmdline_get_bool("f", false));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos),
+		"Command line: f=maybe is neither on nor off (1/0, y/n, on/off); ignored\n"));
+	pos = printk_log_pos();
+	KUNIT_EXPECT_EQ(test, cmdline_get_ulong("h", 7), 7);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos),
+		"Command line: h=12ab is not a number; ignored\n"));
+}
+
 /*
  * Everything printed since boot, if the log still holds it (the boot suite
  * runs first); else the case skips.  One buffer for the cases that read it:
@@ -189,6 +227,7 @@ static struct kunit_case boot_cases[] = {
 	KUNIT_CASE(memory_map_has_ram),
 	KUNIT_CASE(kernel_is_loaded_above_1mib),
 	KUNIT_CASE(command_line_reaches_the_kernel),
+	KUNIT_CASE(command_line_values_are_read_strictly),
 	KUNIT_CASE(command_line_options_are_confirmed),
 	KUNIT_CASE(fallback_orders_are_on_boot_lines),
 	KUNIT_CASE(acpi_tables_found),

@@ -146,6 +146,32 @@ static void long_variants_are_the_64_bit_ones(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l, 0x12ab);
 }
 
+/* Linux's kstrtobool(): the first letter decides, the first two for on/off. */
+static void bool_reads_yes_and_no(struct kunit *test)
+{
+	static const char *const yes[] = { "1", "y", "Y", "yes", "t", "true", "on", "ON", "On\n" };
+	static const char *const no[] = { "0", "n", "N", "no", "f", "false", "off", "OFF", "oF" };
+	static const char *const neither[] = { "", "o", "2", "maybe", " on", "-1", "x" };
+	bool b;
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		b = false;
+		KUNIT_EXPECT_EQ_MSG(test, kstrtobool(yes[i], &b), 0, "\"%s\"", yes[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, b, "\"%s\"", yes[i]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		b = true;
+		KUNIT_EXPECT_EQ_MSG(test, kstrtobool(no[i], &b), 0, "\"%s\"", no[i]);
+		KUNIT_EXPECT_FALSE_MSG(test, b, "\"%s\"", no[i]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(neither); i++) {
+		b = true;
+		KUNIT_EXPECT_EQ_MSG(test, kstrtobool(neither[i], &b), -EINVAL, "\"%s\"", neither[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, b, "\"%s\" left it alone", neither[i]);
+	}
+	KUNIT_EXPECT_EQ(test, kstrtobool(NULL, &b), -EINVAL);
+}
+
 static struct kunit_case kstrtox_cases[] = {
 	KUNIT_CASE(accepts_numbers_in_each_base),
 	KUNIT_CASE(one_trailing_newline_is_accepted),
@@ -154,6 +180,7 @@ static struct kunit_case kstrtox_cases[] = {
 	KUNIT_CASE(signed_values_and_their_limits),
 	KUNIT_CASE(narrow_types_check_their_range),
 	KUNIT_CASE(long_variants_are_the_64_bit_ones),
+	KUNIT_CASE(bool_reads_yes_and_no),
 	{}
 };
 

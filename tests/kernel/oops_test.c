@@ -1,7 +1,9 @@
 /*
  * tests/kernel/oops_test.c - faults that are expected, and faults that are not.
  *
- * get_kernel_nofault() must turn a fault into -EFAULT silently.  A real
+ * get_kernel_nofault() must turn a fault into -EFAULT silently, and refuse
+ * what cannot be a kernel address (the lower half, non-canonical) with
+ * -ERANGE before touching it, as Linux's x86 does.  A real
  * oops must print everything a reader needs (what, where as symbol+offset,
  * CR2 and the decoded error code, a backtrace) and the kernel must survive
  * it when someone catches it.  WARN_ON must report and carry on.
@@ -15,7 +17,7 @@
 #include "lib/errno.h"
 
 #define UNMAPPED_ADDR	0xffff900000000000UL	/* no PML4 entry covers it */
-#define NONCANONICAL	0xdead000000000000UL	/* #GP, not #PF */
+#define NONCANONICAL	0xdead000000000000UL	/* it would be a #GP, not a #PF */
 
 static void nofault_reads_mapped_memory(struct kunit *test)
 {
@@ -36,20 +38,23 @@ static void nofault_unmapped_is_efault(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, printk_log_pos(), pos);	/* and nothing printed */
 }
 
-static void nofault_null_is_efault(struct kunit *test)
+/* The lower half is never kernel memory: refused before any load, as Linux's x86 does. */
+static void nofault_null_is_erange(struct kunit *test)
 {
 	char c;
 
-	/* The boot identity map is gone: page 0 is not mapped. */
-	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)NULL), -EFAULT);
-	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)0x1000), -EFAULT);
+	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)NULL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)0x1000), -ERANGE);
+	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)0x00007ffffffff000UL), -ERANGE);
 }
 
-static void nofault_noncanonical_is_efault(struct kunit *test)
+static void nofault_noncanonical_is_erange(struct kunit *test)
 {
 	char c;
 
-	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)NONCANONICAL), -EFAULT);
+	KUNIT_EXPECT_EQ(test, get_kernel_nofault(c, (char *)NONCANONICAL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, copy_from_kernel_nofault(&c, (char *)0xffff7ffffffffff0UL, 1),
+			-ERANGE);
 }
 
 static void copy_nofault_stops_at_the_hole(struct kunit *test)
@@ -157,8 +162,8 @@ static void dump_stack_shows_each_caller_once(struct kunit *test)
 static struct kunit_case oops_cases[] = {
 	KUNIT_CASE(nofault_reads_mapped_memory),
 	KUNIT_CASE(nofault_unmapped_is_efault),
-	KUNIT_CASE(nofault_null_is_efault),
-	KUNIT_CASE(nofault_noncanonical_is_efault),
+	KUNIT_CASE(nofault_null_is_erange),
+	KUNIT_CASE(nofault_noncanonical_is_erange),
 	KUNIT_CASE(copy_nofault_stops_at_the_hole),
 	KUNIT_CASE(oops_reports_page_fault),
 	KUNIT_CASE(oops_reports_invalid_opcode),

@@ -525,19 +525,6 @@ static void sleeping_allocation_with_interrupts_off_is_reported(struct kunit *te
 	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "invalid context"));
 }
 
-/* register_shrinker() takes a printf format for the name, as Linux 6.0-6.6's; cut to 31 chars. */
-static void register_shrinker_formats_its_name(struct kunit *test)
-{
-	static struct shrinker s = { .count_objects = cache_count, .scan_objects = cache_scan };
-
-	KUNIT_EXPECT_EQ(test, register_shrinker(&s, "kunit-%s-%d", "cache", 7), 0);
-	KUNIT_EXPECT_STREQ(test, s.name, "kunit-cache-7");
-	unregister_shrinker(&s);
-	register_shrinker(&s, "%s-%s", "a-name-longer-than-the-field", "holds-is-cut");
-	KUNIT_EXPECT_EQ(test, strlen(s.name), sizeof(s.name) - 1);
-	unregister_shrinker(&s);
-}
-
 static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_reclaims_before_oom),
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
@@ -554,7 +541,6 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(nofail_wins_over_noretry_and_retry_mayfail),
 	KUNIT_CASE(oom_killer_rules_follow_linux),
 	KUNIT_CASE(sleeping_allocation_with_interrupts_off_is_reported),
-	KUNIT_CASE(register_shrinker_formats_its_name),
 	{}
 };
 

@@ -640,7 +640,9 @@ static void gfp_zero_zeroes_dirty_pages(struct kunit *test)
 		unsigned long addr = get_zeroed_page(GFP_KERNEL);
 
 		KUNIT_ASSERT_NE(test, addr, 0);
-		KUNIT_EXPECT_TRUE(test, page_is_zero(virt_to_page((void *)addr)));
+		/* virt_to_page() takes the unsigned long as it is, as in Linux */
+		KUNIT_EXPECT_TRUE(test, page_is_zero(virt_to_page(addr)));
+		KUNIT_EXPECT_EQ(test, __pa(addr), __pa((void *)addr));
 		free_page(addr);
 	}
 	expect_all_restored(test);

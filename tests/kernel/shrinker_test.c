@@ -1,0 +1,93 @@
+/*
+ * tests/kernel/shrinker_test.c - the three ways Linux has had to register
+ * a shrinker all work here, and reclaim asks a shrinker for its objects if
+ * and only if it is registered: register_shrinker(s) (before 6.0, named
+ * after its scan_objects function), register_shrinker(s, fmt, ...) (6.0 to
+ * 6.6, a printf format for the name), shrinker_alloc(), shrinker_register()
+ * and shrinker_free() (6.7 on).  What reclaim does with the shrinkers under
+ * memory pressure is page_alloc_reclaim's subject.
+ */
+#include "kunit/test.h"
+#include "mm/internal.h"
+#include "mm/shrinker.h"
+
+static unsigned long forms_objects;	/* what this suite's shrinkers hold */
+
+static unsigned long forms_count(struct shrinker *s, struct shrink_control *sc)
+{
+	return forms_objects ? forms_objects : SHRINK_EMPTY;
+}
+
+static unsigned long forms_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	unsigned long freed = min(forms_objects, sc->nr_to_scan);
+
+	forms_objects -= freed;
+	return freed;
+}
+
+/* Reclaim asks @s's objects back (all of them) if and only if it is registered. */
+static void expect_reclaim_asks(struct kunit *test, struct shrinker *s, bool registered)
+{
+	forms_objects = 10;
+	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
+	KUNIT_EXPECT_EQ_MSG(test, forms_objects, registered ? 0 : 10, "shrinker %s", s->name);
+}
+
+/*
+ * Linux's other two forms: register_shrinker(s) before 6.0 (named after
+ * its scan_objects function) and 6.7's shrinker_alloc(), shrinker_register(),
+ * shrinker_free().
+ */
+static void register_shrinker_in_every_linux_form(struct kunit *test)
+{
+	static struct shrinker embedded = { .count_objects = forms_count,
+					    .scan_objects = forms_scan };
+	struct shrinker *s;
+
+	KUNIT_EXPECT_EQ(test, register_shrinker(&embedded), 0);
+	KUNIT_EXPECT_STREQ(test, embedded.name, "forms_scan");
+	expect_reclaim_asks(test, &embedded, true);
+	unregister_shrinker(&embedded);
+	expect_reclaim_asks(test, &embedded, false);
+
+	s = shrinker_alloc(SHRINKER_NUMA_AWARE, "kunit-%s-%d", "alloc", 6);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, s->name, "kunit-alloc-6");
+	KUNIT_EXPECT_EQ(test, s->seeks, DEFAULT_SEEKS);
+	s->count_objects = forms_count;
+	s->scan_objects = forms_scan;
+	shrinker_register(s);
+	expect_reclaim_asks(test, s, true);
+	shrinker_free(s);	/* unregisters and frees it (the suite would fail on a leak) */
+	expect_reclaim_asks(test, &embedded, false);
+	shrinker_free(shrinker_alloc(0, "never-registered"));
+	shrinker_free(NULL);
+}
+
+/* register_shrinker(s, fmt, ...) takes a printf format for the name, as Linux 6.0-6.6's; cut to 31 chars. */
+static void register_shrinker_formats_its_name(struct kunit *test)
+{
+	static struct shrinker s = { .count_objects = forms_count, .scan_objects = forms_scan };
+
+	KUNIT_EXPECT_EQ(test, register_shrinker(&s, "kunit-%s-%d", "cache", 7), 0);
+	KUNIT_EXPECT_STREQ(test, s.name, "kunit-cache-7");
+	expect_reclaim_asks(test, &s, true);
+	unregister_shrinker(&s);
+	register_shrinker(&s, "%s-%s", "a-name-longer-than-the-field", "holds-is-cut");
+	KUNIT_EXPECT_EQ(test, strlen(s.name), sizeof(s.name) - 1);
+	unregister_shrinker(&s);
+}
+
+static struct kunit_case shrinker_cases[] = {
+	KUNIT_CASE(register_shrinker_formats_its_name),
+	KUNIT_CASE(register_shrinker_in_every_linux_form),
+	{}
+};
+
+static struct kunit_suite shrinker_suite = {
+	.name = "shrinker",
+	.test_cases = shrinker_cases,
+	.strict = true,
+};
+kunit_test_suite(shrinker_suite);
