@@ -102,9 +102,11 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 
 #include "mm/slab.h"
 
+/* What slab_debug= without letters turns on: F, Z, P, U */
+#define SLAB_DEBUG_DEFAULT_FLAGS (SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | SLAB_POISON | \
+				  SLAB_STORE_USER)
 /* Caches with any of these take the checked path for every alloc and free. */
-#define SLAB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | SLAB_POISON | \
-				 SLAB_STORE_USER)
+#define SLAB_DEBUG_FLAGS	(SLAB_DEBUG_DEFAULT_FLAGS | SLAB_TRACE)
 #define SLAB_NO_SHEAVES		((slab_flags_t)0x80000000U)	/* internal: no per-CPU tier */
 #define SLAB_FAILSLAB		((slab_flags_t)0x02000000U)	/* may fail now: mm/fault_inject.c */
 
@@ -348,6 +350,7 @@ struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, uns
 /* mm/slab_debug.c */
 void slab_debug_parse(const char *str);
 slab_flags_t slab_debug_flags(const char *name, slab_flags_t flags);
+bool slab_debug_min_order_off(void);
 void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj);
 bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
 bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);

@@ -1298,6 +1298,12 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int 
 	s->align = calculate_alignment(s->flags, align, size);
 	s->random = get_random_long();
 	calculate_sizes(s);
+	if (CONFIG_SLUB_DEBUG && slab_debug_min_order_off() && (s->flags & SLAB_DEBUG_FLAGS) &&
+	    get_order(s->size) > get_order(s->object_size)) {
+		/* slab_debug=O: not at the price of a higher order, as Linux */
+		s->flags &= ~SLAB_DEBUG_FLAGS;
+		calculate_sizes(s);
+	}
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct kmem_cache_node *n = get_node(s, nid);
 

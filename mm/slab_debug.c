@@ -17,7 +17,12 @@
  *                 (or underflow), found at the free or by validate;
  *   user (U)      who allocated and who freed the object, on which CPU, when;
  *   checks (F)    every free is checked against the slab's freelist: an
- *                 object already on it is a double free.
+ *                 object already on it is a double free;
+ *   trace (T)     a line for every alloc and free.
+ *
+ * slab_debug= (Linux's slub_debug=) chooses the letters per cache, below;
+ * 'O' keeps debugging off a cache whose slots it would make need a higher
+ * page order.
  *
  * Slab memory no object uses (the slab's tail) is filled with 0x5a.
  * Every problem is reported in Linux's form - "BUG <cache> (Not tainted):
@@ -41,69 +46,125 @@
 
 #define DUMP_BYTES		64	/* of an object, in a report */
 
-/* What slab_debug= asked for; the test kernel checks everything unless told otherwise. */
-static slab_flags_t debug_flags = CONFIG_SLUB_DEBUG_ON ? SLAB_DEBUG_FLAGS : 0;
-static char debug_caches[128];		/* "name1,name2": only those; empty: all */
+/*
+ * slab_debug= as given (Linux's slub_debug= syntax): blocks separated by
+ * ';', each "letters[,cache,cache...]".  A block without caches sets the
+ * flags of every cache no other block names; a block with caches sets
+ * theirs (the first block that names a cache wins; "kmalloc-*" names every
+ * cache whose name starts "kmalloc-").  No letters means F, Z, P and U.
+ * Without slab_debug=, the test kernel checks everything.
+ */
+static char debug_spec[160];
+static bool debug_spec_given;
+static bool debug_min_order_off;	/* 'O' */
+
+/*
+ * The flags the letters from @p to the first ',' or ';' ask for; @p moves
+ * past them.  @at_boot: the first reading, which notes 'O' (it is for
+ * every cache) and reports unknown letters.
+ */
+static slab_flags_t parse_letters(const char **p, bool at_boot)
+{
+	const char *start = *p;
+	slab_flags_t flags = 0;
+
+	for (; **p && **p != ',' && **p != ';'; (*p)++) {
+		switch (**p | 0x20) {	/* lower case */
+		case 'f': flags |= SLAB_CONSISTENCY_CHECKS; break;
+		case 'z': flags |= SLAB_RED_ZONE; break;
+		case 'p': flags |= SLAB_POISON; break;
+		case 'u': flags |= SLAB_STORE_USER; break;
+		case 't': flags |= SLAB_TRACE; break;
+		case 'o': debug_min_order_off |= at_boot; break;
+		case '-': flags = 0; break;
+		case 'a':
+			if (at_boot)
+				pr_err("slab_debug: 'A' ignored: failslab=...,cache=NAME chooses the "
+				       "cache that may fail\n");
+			break;
+		default:
+			if (at_boot)
+				pr_err("slab_debug: unknown option '%c' in '%s' ignored\n", **p,
+				       debug_spec);
+		}
+	}
+	return *p == start ? SLAB_DEBUG_DEFAULT_FLAGS : flags;
+}
+
+/* Does the cache list from @p to the end of its block name @name?  @p moves past the block. */
+static bool block_names(const char **p, const char *name)
+{
+	bool found = false;
+
+	while (**p == ',') {
+		const char *item = ++*p;
+		size_t len;
+
+		while (**p && **p != ',' && **p != ';')
+			(*p)++;
+		len = *p - item;
+		if (len && item[len - 1] == '*')	/* a prefix */
+			found |= !strncmp(item, name, len - 1);
+		else
+			found |= len == strlen(name) && !strncmp(item, name, len);
+	}
+	return found;
+}
+
+/*
+ * Walk slab_debug= for cache @name (NULL: check the letters, reporting
+ * what is unknown).  Return: the flags it gives that cache.
+ */
+static slab_flags_t spec_flags(const char *name)
+{
+	slab_flags_t global = 0;
+	const char *p = debug_spec;
+
+	for (;;) {
+		slab_flags_t flags = parse_letters(&p, !name);
+
+		if (*p != ',')
+			global = flags;
+		else if (block_names(&p, name ? name : "") && name)
+			return flags;
+		if (*p != ';')
+			return global;
+		p++;
+	}
+}
 
 /**
  * slab_debug_parse - read slab_debug= (Linux's slub_debug= syntax)
- * @str: "" (everything, all caches), "-" (nothing), or letters F Z P U
- *	 optionally followed by ",cache,cache..." for those caches only
+ * @str: "" (everything, all caches), "-" (nothing), letters (F Z P U T O,
+ *	 '-' for none; Linux's A is ignored, with a line that says so)
+ *	 optionally followed by ",cache,cache..." for those caches only;
+ *	 several such blocks separated by ';'
  *
  * Unknown letters are reported and ignored.  Caches created later use it.
  */
 void slab_debug_parse(const char *str)
 {
-	slab_flags_t flags = 0;
-	const char *p = str;
-
-	debug_caches[0] = '\0';
-	if (!*p) {
-		debug_flags = SLAB_DEBUG_FLAGS;
-		return;
-	}
-	for (; *p && *p != ','; p++) {
-		switch (*p) {
-		case 'F': case 'f': flags |= SLAB_CONSISTENCY_CHECKS; break;
-		case 'Z': case 'z': flags |= SLAB_RED_ZONE; break;
-		case 'P': case 'p': flags |= SLAB_POISON; break;
-		case 'U': case 'u': flags |= SLAB_STORE_USER; break;
-		case '-': flags = 0; break;
-		default:
-			pr_err("slab_debug: unknown option '%c' in '%s' ignored\n", *p, str);
-		}
-	}
-	debug_flags = flags;
-	if (*p == ',')
-		strscpy(debug_caches, p + 1, sizeof(debug_caches));
-}
-
-/* Is @name in the comma-separated debug_caches list (or is the list empty)? */
-static bool cache_selected(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!debug_caches[0])
-		return true;
-	for (const char *p = debug_caches; *p; ) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		if (n == len && !strncmp(p, name, n))
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return false;
+	strscpy(debug_spec, str, sizeof(debug_spec));
+	debug_spec_given = true;
+	debug_min_order_off = false;
+	spec_flags(NULL);
 }
 
 /** slab_debug_flags - @flags of a new cache @name, with what slab_debug= adds */
 slab_flags_t slab_debug_flags(const char *name, slab_flags_t flags)
 {
-	if (cache_selected(name))
-		flags |= debug_flags;
-	return flags;
+	if (!debug_spec_given)
+		return flags | (CONFIG_SLUB_DEBUG_ON ? SLAB_DEBUG_DEFAULT_FLAGS : 0);
+	return flags | spec_flags(name);
+}
+
+/**
+ * slab_debug_min_order_off - did slab_debug= say 'O': no debugging for a
+ * cache whose slots it would push to a higher page order?
+ */
+bool slab_debug_min_order_off(void)
+{
+	return debug_min_order_off;
 }
 
 /* ---------------------------------------------------------------- reports */
@@ -182,6 +243,19 @@ static void print_object(struct kmem_cache *s, struct page *slab, u8 *obj)
 	print_bytes("Object", obj, min(s->object_size, (unsigned int)DUMP_BYTES));
 	if (s->flags & SLAB_RED_ZONE)
 		print_bytes("Redzone", obj + s->object_size, s->inuse - s->object_size);
+}
+
+/*
+ * slab_debug=T: one line for every alloc and free of the cache, as Linux's
+ * "TRACE" lines, with the caller where Linux dumps the stack.  @slab's
+ * in-use count and freelist are as they were before this alloc or free.
+ */
+static void trace(struct kmem_cache *s, struct page *slab, void *obj, const char *what,
+		  void *caller)
+{
+	if (s->flags & SLAB_TRACE)
+		pr_info("TRACE %s %s 0x%px inuse=%u fp=0x%px by %pS\n", s->name, what, obj,
+			slab->inuse, slab_freelist(s, slab), caller);
 }
 
 /* The first byte of [@start, @start+@len) that is not @value, or NULL. */
@@ -289,6 +363,7 @@ bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void 
 		return false;
 	set_redzones(s, obj, SLUB_RED_ACTIVE);
 	set_track(s, obj, TRACK_ALLOC, caller);
+	trace(s, slab, obj, "alloc", caller);
 	return true;
 }
 
@@ -311,6 +386,7 @@ bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *
 	}
 	check_redzones(s, slab, obj, SLUB_RED_ACTIVE);
 	set_track(s, obj, TRACK_FREE, caller);
+	trace(s, slab, obj, "free", caller);
 	poison_object(s, obj);
 	set_redzones(s, obj, SLUB_RED_INACTIVE);
 	return true;

@@ -1170,12 +1170,62 @@ HOST_TEST(slab_debug_selects_letters_and_caches)
 	CHECK(pcs_of(kmalloc_caches[6], 0)->main->capacity == 0);
 	CHECK(pcs_of(kmalloc_caches[7], 0)->main->capacity != 0);
 	CHECK(bugs_since(pos) == 0);
-	slab_machine_default("UX");
-	CHECK(log_has(pos, "slab_debug: unknown option 'X' in 'UX' ignored"));
+	slab_machine_default("UXA");
+	CHECK(log_has(pos, "slab_debug: unknown option 'X' in 'UXA' ignored"));
+	CHECK(log_has(pos, "slab_debug: 'A' ignored: failslab=...,cache=NAME chooses"));
 	CHECK((kmalloc_caches[3]->flags & SLAB_DEBUG_FLAGS) == SLAB_STORE_USER);
 	after_test();
 	slab_machine_default("-");
 	CHECK((kmalloc_caches[3]->flags & SLAB_DEBUG_FLAGS) == 0);
+	after_test();
+}
+
+/* Linux's fuller syntax: blocks, a name ending in '*', no letters, T and O. */
+HOST_TEST(slab_debug_blocks_globs_trace_and_o)
+{
+	const slab_flags_t all = SLAB_DEBUG_DEFAULT_FLAGS;
+	unsigned long pos;
+	void *p;
+
+	buddy_check_failures = 0;
+	host_printk_quiet = true;
+	pos = printk_log_pos();
+	/* everything but kmalloc-64 and the kmalloc-1...: FZ; kmalloc-8: U */
+	slab_machine_default("fz;-,kmalloc-64,kmalloc-1*;U,kmalloc-8");
+	CHECK((kmalloc_caches[kmalloc_index(32)]->flags & SLAB_DEBUG_FLAGS) ==
+	      (SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE));
+	CHECK((kmalloc_caches[kmalloc_index(64)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	CHECK((kmalloc_caches[kmalloc_index(16)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	CHECK((kmalloc_caches[kmalloc_index(128)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	CHECK((kmalloc_caches[kmalloc_index(1024)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	CHECK((kmalloc_caches[kmalloc_index(2048)]->flags & SLAB_DEBUG_FLAGS) ==
+	      (SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE));
+	CHECK((kmalloc_caches[kmalloc_index(8)]->flags & SLAB_DEBUG_FLAGS) == SLAB_STORE_USER);
+	CHECK(bugs_since(pos) == 0 && !log_has(pos, "unknown option"));
+	after_test();
+	/* no letters: F, Z, P, U, for the caches named only */
+	slab_machine_default(",kmalloc-96");
+	CHECK((kmalloc_caches[kmalloc_index(96)]->flags & SLAB_DEBUG_FLAGS) == all);
+	CHECK((kmalloc_caches[kmalloc_index(64)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	after_test();
+	/* T: a line for each alloc and free, and nothing else checked */
+	slab_machine_default("T,kmalloc-32");
+	CHECK((kmalloc_caches[kmalloc_index(32)]->flags & SLAB_DEBUG_FLAGS) == SLAB_TRACE);
+	pos = printk_log_pos();
+	p = kmalloc(32, GFP_KERNEL);
+	kfree(p);
+	CHECK(log_has(pos, "TRACE kmalloc-32 alloc 0x"));
+	CHECK(log_has(pos, "TRACE kmalloc-32 free 0x"));
+	CHECK(bugs_since(pos) == 0);
+	after_test();
+	/* O: no debugging where its metadata would raise the order of a slot */
+	slab_machine_default("FZPUO");
+	CHECK((kmalloc_caches[kmalloc_index(64)]->flags & SLAB_DEBUG_FLAGS) == all);
+	CHECK((kmalloc_caches[kmalloc_index(256)]->flags & SLAB_DEBUG_FLAGS) == all);
+	/* 2 KiB-aligned: a left redzone of 2 KiB makes a slot of 6 KiB, order 1 */
+	CHECK((kmalloc_caches[kmalloc_index(2048)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	CHECK((kmalloc_caches[kmalloc_index(4096)]->flags & SLAB_DEBUG_FLAGS) == 0);
+	CHECK((kmalloc_caches[kmalloc_index(8192)]->flags & SLAB_DEBUG_FLAGS) == 0);
 	after_test();
 }
 

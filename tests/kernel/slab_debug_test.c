@@ -683,6 +683,31 @@ static void destroy_with_live_objects(struct kunit *test)
 	}
 }
 
+/*
+ * SLAB_TRACE (slab_debug=T): one "TRACE" line for each alloc and free of
+ * the cache, naming the object and the caller.
+ */
+static void trace_prints_each_alloc_and_free(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("slab_debug_trace", 40, 0, SLAB_TRACE, NULL);
+	void *p;
+	const char *log;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_TRUE(test, s->flags & SLAB_TRACE);
+	mark();
+	p = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kmem_cache_free(s, p);
+	log = log_since(ctx.pos);
+	KUNIT_EXPECT_TRUE(test, logged(log, "TRACE slab_debug_trace alloc 0x%px inuse=0 ", p));
+	KUNIT_EXPECT_TRUE(test, logged(log, "TRACE slab_debug_trace free 0x%px inuse=1 ", p));
+	KUNIT_EXPECT_EQ(test, count_substr(log, "TRACE slab_debug_trace"), 2);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "by trace_prints_each_alloc_and_free+"));
+	expect_quiet(test);
+	kmem_cache_destroy(s);
+}
+
 static struct kunit_case slab_debug_cases[] = {
 	KUNIT_CASE_PARAM(poison_and_redzone_values, targets_gen_params),
 	KUNIT_CASE_PARAM(double_free, targets_gen_params),
@@ -694,6 +719,7 @@ static struct kunit_case slab_debug_cases[] = {
 	KUNIT_CASE_PARAM(write_after_free_found_by_validate, targets_gen_params),
 	KUNIT_CASE_PARAM(freelist_pointer_overwritten, targets_gen_params),
 	KUNIT_CASE(destroy_with_live_objects),
+	KUNIT_CASE(trace_prints_each_alloc_and_free),
 	{}
 };
 

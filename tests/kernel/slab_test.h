@@ -70,10 +70,10 @@ static inline unsigned long cache_objects_in_use(struct kmem_cache *s)
 	return inuse;
 }
 
-/* Does @s check every alloc and free, with all four debugging flags? */
+/* Does @s check every alloc and free, with all four debugging flags (F, Z, P, U)? */
 static inline bool cache_fully_checked(const struct kmem_cache *s)
 {
-	return (s->flags & SLAB_DEBUG_FLAGS) == SLAB_DEBUG_FLAGS;
+	return (s->flags & SLAB_DEBUG_DEFAULT_FLAGS) == SLAB_DEBUG_DEFAULT_FLAGS;
 }
 
 /* Does @s use the per-CPU sheaves (no debugging: the kernel was booted with slab_debug=-)? */
