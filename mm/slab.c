@@ -1331,19 +1331,20 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int 
 }
 
 /**
- * kmem_cache_create - make a cache of @size-byte objects
+ * __kmem_cache_create - make a cache of @size-byte objects: what
+ * kmem_cache_create(name, size, align, flags, ctor) calls (mm/slab.h)
  * @name: for reports, slabinfo and slab_debug=; the caller keeps it alive
  * @size: bytes per object (1 .. KMALLOC_MAX_SIZE)
  * @align: minimum alignment, 0 for the default (8 bytes)
  * @flags: SLAB_HWCACHE_ALIGN, SLAB_POISON, SLAB_RED_ZONE, SLAB_STORE_USER,
- *	   SLAB_CONSISTENCY_CHECKS, SLAB_PANIC
+ *	   SLAB_CONSISTENCY_CHECKS, SLAB_TRACE, SLAB_PANIC
  * @ctor: called once for every object when its slab is made (not on reuse)
  *
  * Context: may sleep (GFP_KERNEL).
  * Return: the cache, or NULL (a panic with SLAB_PANIC) with a report.
  */
-struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
-				     slab_flags_t flags, void (*ctor)(void *))
+struct kmem_cache *__kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				       slab_flags_t flags, void (*ctor)(void *))
 {
 	struct kmem_cache *s = NULL;
 
@@ -1363,6 +1364,20 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsign
 	if (!s && (flags & SLAB_PANIC))
 		panic("kmem_cache_create: failed to create slab '%s'", name ? name : "(null)");
 	return s;
+}
+
+/**
+ * __kmem_cache_create_args - kmem_cache_create(name, size, &args, flags),
+ * Linux 6.12's form: @args gives the alignment and the constructor
+ *
+ * Context: may sleep (GFP_KERNEL).
+ * Return: as __kmem_cache_create().
+ */
+struct kmem_cache *__kmem_cache_create_args(const char *name, unsigned int size,
+					    const struct kmem_cache_args *args,
+					    slab_flags_t flags)
+{
+	return __kmem_cache_create(name, size, args->align, flags, args->ctor);
 }
 
 /* Are there objects of @s still allocated (after its sheaves were flushed)? */

@@ -38,8 +38,45 @@ typedef unsigned int slab_flags_t;
 
 struct kmem_cache;
 
-struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
-				     slab_flags_t flags, void (*ctor)(void *));
+/*
+ * kmem_cache_create() takes either of Linux's forms: (name, size, align,
+ * flags, ctor), as before 6.12, or 6.12's (name, size, &args, flags) and
+ * (name, size, NULL, flags), where the arguments other than the flags come
+ * in a struct kmem_cache_args.  As in Linux, a _Generic on the third
+ * argument picks the function.  KMEM_CACHE(type, flags) names a cache
+ * after a struct, with its size and alignment.
+ */
+struct kmem_cache_args {
+	unsigned int align;		/* 0: the default (8 bytes) */
+	unsigned int useroffset;	/* hardened usercopy's window: accepted, unused here */
+	unsigned int usersize;
+	unsigned int freeptr_offset;	/* for SLAB_TYPESAFE_BY_RCU: accepted, unused here */
+	bool use_freeptr_offset;
+	void (*ctor)(void *);
+};
+
+struct kmem_cache *__kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				       slab_flags_t flags, void (*ctor)(void *));
+struct kmem_cache *__kmem_cache_create_args(const char *name, unsigned int size,
+					    const struct kmem_cache_args *args,
+					    slab_flags_t flags);
+
+static inline struct kmem_cache *__kmem_cache_default_args(const char *name, unsigned int size,
+							   void *args, slab_flags_t flags)
+{
+	(void)args;	/* NULL */
+	return __kmem_cache_create(name, size, 0, flags, NULL);
+}
+
+#define kmem_cache_create(name, size, args, ...)				\
+	_Generic((args),							\
+		 struct kmem_cache_args *: __kmem_cache_create_args,		\
+		 const struct kmem_cache_args *: __kmem_cache_create_args,	\
+		 void *: __kmem_cache_default_args,				\
+		 default: __kmem_cache_create)(name, size, args, __VA_ARGS__)
+
+#define KMEM_CACHE(type, flags)							\
+	__kmem_cache_create(#type, sizeof(struct type), __alignof__(struct type), (flags), NULL)
 void kmem_cache_destroy(struct kmem_cache *s);
 int kmem_cache_shrink(struct kmem_cache *s);
 void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags);

@@ -330,6 +330,43 @@ static void cache_alignment_and_size(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, kmem_cache_create("slab_test_bad", 64, 3, 0, NULL));
 }
 
+/* An object of @s is aligned to @align and constructed if @ctor; then the cache goes. */
+static void expect_cache_made(struct kunit *test, struct kmem_cache *s, const char *name,
+			      unsigned int size, unsigned int align, bool ctor)
+{
+	struct thing *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, s->name, name);
+	KUNIT_EXPECT_EQ(test, kmem_cache_size(s), size);
+	t = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, (unsigned long)t % align, 0);
+	if (ctor)
+		KUNIT_EXPECT_EQ(test, t->magic, 0x7415);
+	kmem_cache_free(s, t);
+	kmem_cache_destroy(s);
+}
+
+/* kmem_cache_create() in Linux 6.12's form (args) as well as the older one, and KMEM_CACHE(). */
+static void create_in_each_linux_form(struct kunit *test)
+{
+	struct kmem_cache_args args = { .align = 256, .ctor = thing_ctor };
+	const struct kmem_cache_args const_args = { .align = 64 };
+
+	expect_cache_made(test, kmem_cache_create("slab_test_args", sizeof(struct thing), &args,
+						  0), "slab_test_args", sizeof(struct thing), 256,
+			  true);
+	expect_cache_made(test, kmem_cache_create("slab_test_const_args", 70, &const_args, 0),
+			  "slab_test_const_args", 70, 64, false);
+	expect_cache_made(test, kmem_cache_create("slab_test_no_args", sizeof(struct thing), NULL,
+						  SLAB_HWCACHE_ALIGN), "slab_test_no_args",
+			  sizeof(struct thing), 64, false);
+	expect_cache_made(test, KMEM_CACHE(thing, 0), "thing", sizeof(struct thing),
+			  __alignof__(struct thing), false);
+	expect_pages_back(test);
+}
+
 /* Each node with memory gives its own (numa_slab covers nodes without). */
 static void alloc_node_gives_that_node(struct kunit *test)
 {
@@ -392,6 +429,7 @@ static struct kunit_case slab_cases[] = {
 	KUNIT_CASE(dup_helpers),
 	KUNIT_CASE(ctor_runs_once_per_object),
 	KUNIT_CASE(cache_alignment_and_size),
+	KUNIT_CASE(create_in_each_linux_form),
 	KUNIT_CASE(alloc_node_gives_that_node),
 	KUNIT_CASE(many_objects_then_everything_back),
 	{}
