@@ -88,6 +88,19 @@ DECLARE_PER_CPU(unsigned long, this_cpu_off);
 
 #define this_cpu_inc(var)	this_cpu_add(var, 1)
 #define this_cpu_dec(var)	this_cpu_add(var, -1)
+#define this_cpu_sub(var, val)	this_cpu_add(var, -(val))
+
+/*
+ * Linux's __this_cpu_*() may be used only where the caller already keeps
+ * the task on its CPU; here every this_cpu_*() is one instruction that an
+ * interrupt cannot split, so they are the same.
+ */
+#define __this_cpu_read(var)		this_cpu_read(var)
+#define __this_cpu_write(var, val)	this_cpu_write(var, val)
+#define __this_cpu_add(var, val)	this_cpu_add(var, val)
+#define __this_cpu_sub(var, val)	this_cpu_sub(var, val)
+#define __this_cpu_inc(var)		this_cpu_inc(var)
+#define __this_cpu_dec(var)		this_cpu_dec(var)
 
 #define this_cpu_ptr(ptr)						\
 	((__typeof__(ptr))((unsigned long)(ptr) + this_cpu_read(this_cpu_off)))

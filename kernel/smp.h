@@ -26,6 +26,7 @@
 #include "kernel/config.h"
 #include "kernel/cpumask.h"
 #include "kernel/percpu.h"
+#include "lib/atomic.h"
 
 DECLARE_PER_CPU(unsigned int, cpu_number);
 

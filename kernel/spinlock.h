@@ -25,6 +25,7 @@
 #include "lib/compiler.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/smp.h"
+#include "kernel/panic.h"
 
 #ifndef CONFIG_DEBUG_SPINLOCK
 #define CONFIG_DEBUG_SPINLOCK	1
@@ -77,6 +78,10 @@ static inline bool lockdep_is_held(spinlock_t *lock)
 	return spin_is_locked(lock);
 #endif
 }
+
+/* Linux's assertions: a WARNING if this CPU does not hold @lock (or nobody does) */
+#define lockdep_assert_held(lock)	WARN_ON_ONCE(!lockdep_is_held(lock))
+#define assert_spin_locked(lock)	WARN_ON_ONCE(!spin_is_locked(lock))
 
 static inline void spin_debug_acquired(spinlock_t *lock, unsigned long ip)
 {

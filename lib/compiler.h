@@ -21,6 +21,7 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #include "lib/limits.h"
+#include "lib/sizes.h"
 
 #define __packed		__attribute__((packed))
 #define __aligned(x)		__attribute__((aligned(x)))
@@ -67,6 +68,14 @@ typedef int64_t s64;
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define clamp(x, lo, hi)	min(max(x, lo), hi)
+#define min_t(type, a, b)	min((type)(a), (type)(b))
+#define max_t(type, a, b)	max((type)(a), (type)(b))
+/* Rounding to a power of two @a, as Linux's round_up()/round_down() */
+#define round_up(x, a)		ALIGN(x, a)
+#define round_down(x, a)	ALIGN_DOWN(x, a)
+
+#define BIT(n)			(1UL << (n))
+#define BIT_ULL(n)		(1ULL << (n))
 
 /* The address of the instruction being executed (who takes a lock, where a WARN is) */
 #define _THIS_IP_	({ unsigned long __ip;					\

@@ -168,6 +168,8 @@ static inline void *page_address(const struct page *page)
 
 /* @addr: a pointer or an unsigned long (as __get_free_pages() returns), as in Linux */
 #define virt_to_page(addr)	pfn_to_page(__pa(addr) >> PAGE_SHIFT)
+#define virt_to_pfn(addr)	(__pa(addr) >> PAGE_SHIFT)
+#define page_to_virt(page)	page_address(page)
 
 /* The head page of the block @addr is in (Linux's virt_to_head_page()). */
 static inline struct page *virt_to_head_page(const void *addr)

@@ -168,7 +168,10 @@ void kfree(const void *objp);
 void kfree_sensitive(const void *objp);
 size_t ksize(const void *objp);
 void *kmemdup(const void *src, size_t len, gfp_t gfp);
+char *kmemdup_nul(const char *s, size_t len, gfp_t gfp);
 char *kstrdup(const char *s, gfp_t gfp);
+char *kstrndup(const char *s, size_t max, gfp_t gfp);
+size_t kmalloc_size_roundup(size_t size);
 
 static inline void *kzalloc(size_t size, gfp_t flags)
 {
@@ -201,6 +204,16 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t flags)
 static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
 	return kmalloc_array(n, size, flags | __GFP_ZERO);
+}
+
+/* krealloc() to @new_n objects of @new_size bytes; on overflow NULL (and @p is kept), reported */
+static inline void *krealloc_array(void *p, size_t new_n, size_t new_size, gfp_t flags)
+{
+	size_t bytes;
+
+	if (unlikely(__builtin_mul_overflow(new_n, new_size, &bytes)))
+		return array_size_overflow("krealloc_array", new_n, new_size, flags, _THIS_IP_);
+	return krealloc(p, bytes, flags);
 }
 
 #endif

@@ -298,17 +298,54 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 	return p;
 }
 
+/* A kmalloc()ed copy of @len bytes at @s and a NUL after them, for @caller; NULL if none */
+static char *copy_with_nul(const char *s, size_t len, gfp_t gfp, void *caller)
+{
+	char *p = kmalloc_caller(len + 1, gfp, NUMA_NO_NODE, caller);
+
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+/** kmemdup_nul - a kmalloc()ed copy of @len bytes at @s and a NUL; Return: it, or NULL (also for NULL) */
+char *kmemdup_nul(const char *s, size_t len, gfp_t gfp)
+{
+	if (!s)
+		return NULL;
+	return copy_with_nul(s, len, gfp, __builtin_return_address(0));
+}
+
+/** kstrndup - kstrdup() of at most @max bytes of @s, NUL-terminated; Return: it, or NULL (also for NULL) */
+char *kstrndup(const char *s, size_t max, gfp_t gfp)
+{
+	if (!s)
+		return NULL;
+	return copy_with_nul(s, strnlen(s, max), gfp, __builtin_return_address(0));
+}
+
+/**
+ * kmalloc_size_roundup - how many bytes kmalloc(@size) would really give
+ * (its ksize()), without allocating: a caller may then ask for all of them
+ *
+ * Return: the size class, or whole pages above KMALLOC_MAX_CACHE_SIZE;
+ * 0 for 0, and @size itself above KMALLOC_MAX_SIZE (kmalloc() would fail).
+ */
+size_t kmalloc_size_roundup(size_t size)
+{
+	if (!size || size > KMALLOC_MAX_SIZE)
+		return size;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return PAGE_SIZE << get_order(size);
+	return kmalloc_caches[kmalloc_index_runtime(size)]->object_size;
+}
+
 /** kstrdup - a kmalloc()ed copy of the string @s; Return: it, or NULL (also for NULL) */
 char *kstrdup(const char *s, gfp_t gfp)
 {
-	size_t len;
-	char *p;
-
 	if (!s)
 		return NULL;
-	len = strlen(s) + 1;
-	p = kmalloc_caller(len, gfp, NUMA_NO_NODE, __builtin_return_address(0));
-	if (p)
-		memcpy(p, s, len);
-	return p;
+	return copy_with_nul(s, strlen(s), gfp, __builtin_return_address(0));
 }

@@ -95,6 +95,10 @@ static inline void count_vm_event(enum vm_event_item item)
 	count_vm_events(item, 1);
 }
 
+/* Linux's forms for a caller that has interrupts off: the same here (one instruction). */
+#define __count_vm_events(item, delta)	count_vm_events(item, delta)
+#define __count_vm_event(item)		count_vm_event(item)
+
 static inline void count_numa_event(int nid, enum numa_stat_item item)
 {
 	this_cpu_inc(vm_event_states.numa_event[item][nid]);

@@ -14,6 +14,11 @@
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(addr)	ALIGN(addr, PAGE_SIZE)
+#define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
+#define PFN_UP(x)	(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT)
+#define PFN_DOWN(x)	((x) >> PAGE_SHIFT)
+#define PFN_PHYS(x)	((phys_addr_t)(x) << PAGE_SHIFT)
 
 #define PAGE_OFFSET	0xffff888000000000UL
 #define KERNEL_VMA	0xffffffff80000000UL

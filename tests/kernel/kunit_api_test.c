@@ -6,11 +6,14 @@
  * 6.18 gave it the test as its first argument; suites written before keep
  * the two-argument form), and the actions a case may remove or run early.
  *
- * It includes nothing else on purpose: a suite written for Linux must build
- * here with the headers Linux's <kunit/test.h> would have brought in.
+ * It includes nothing else on purpose (but kernel/smp.h, which DESIGN.md
+ * names, for on_each_cpu()): a suite written for Linux must build here
+ * with the headers Linux's <kunit/test.h> would have brought in, and
+ * Linux's small helpers: SZ_*, BIT(), min_t(), PAGE_ALIGN(), atomic_t.
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
+#include "kernel/smp.h"
 
 VISIBLE_IF_KUNIT int kunit_api_visible(void);
 VISIBLE_IF_KUNIT int kunit_api_visible(void)
@@ -47,6 +50,60 @@ static void linux_headers_are_reachable(struct kunit *test)
 	pr_info("kunit_api: pr_info() from a case\n");
 	kunit_log(KERN_INFO, test, "    # %s: kunit_log() from a case", test->name);
 	KUNIT_EXPECT_EQ(test, suite_init_ran, 1);
+}
+
+static atomic_t cpus_seen = ATOMIC_INIT(0);
+static atomic_long_t weight_seen = ATOMIC_LONG_INIT(0);
+
+static void count_me(void *unused)
+{
+	atomic_inc(&cpus_seen);
+	atomic_long_add(SZ_1K, &weight_seen);
+}
+
+static DEFINE_PER_CPU(unsigned long, kunit_api_pcp);
+static DEFINE_SPINLOCK(kunit_api_lock);
+
+static void linux_helpers_are_there(struct kunit *test)
+{
+	atomic_t a = ATOMIC_INIT(5);
+	unsigned long flags;
+
+	KUNIT_EXPECT_EQ(test, SZ_4K, 4096);
+	KUNIT_EXPECT_EQ(test, SZ_2M, 2UL << 20);
+	KUNIT_EXPECT_EQ(test, SZ_4G, 1UL << 32);
+	KUNIT_EXPECT_EQ(test, BIT(5), 32);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(40), 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, min_t(int, -1, 3u), -1);
+	KUNIT_EXPECT_EQ(test, max_t(unsigned long, 2, 7), 7);
+	KUNIT_EXPECT_EQ(test, round_up(13, 8), 16);
+	KUNIT_EXPECT_EQ(test, round_down(13, 8), 8);
+	KUNIT_EXPECT_EQ(test, PAGE_ALIGN(4097UL), 8192);
+	KUNIT_EXPECT_EQ(test, offset_in_page((void *)0xffff888000001234UL), 0x234);
+	KUNIT_EXPECT_EQ(test, PFN_UP(4097UL), 2);
+	KUNIT_EXPECT_EQ(test, PFN_DOWN(4097UL), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a), 5);
+	KUNIT_EXPECT_EQ(test, atomic_inc_return(&a), 6);
+	KUNIT_EXPECT_EQ(test, atomic_cmpxchg(&a, 6, 10), 6);
+	KUNIT_EXPECT_EQ(test, atomic_cmpxchg(&a, 6, 11), 10);
+	KUNIT_EXPECT_EQ(test, atomic_xchg(&a, 1), 10);
+	KUNIT_EXPECT_TRUE(test, atomic_dec_and_test(&a));
+	spin_lock_irqsave(&kunit_api_lock, flags);
+	lockdep_assert_held(&kunit_api_lock);	/* held: no WARNING (the suite is strict) */
+	assert_spin_locked(&kunit_api_lock);
+	__this_cpu_write(kunit_api_pcp, 40);
+	__this_cpu_add(kunit_api_pcp, 3);
+	__this_cpu_inc(kunit_api_pcp);
+	this_cpu_sub(kunit_api_pcp, 2);
+	KUNIT_EXPECT_EQ(test, __this_cpu_read(kunit_api_pcp), 42);
+	spin_unlock_irqrestore(&kunit_api_lock, flags);
+	kunit_expect_report(test, "WARNING");
+	lockdep_assert_held(&kunit_api_lock);	/* not held now: one WARNING */
+	atomic_set(&cpus_seen, 0);
+	atomic_long_set(&weight_seen, 0);
+	on_each_cpu(count_me, NULL, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cpus_seen), (int)num_online_cpus());
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&weight_seen), (long)num_online_cpus() * SZ_1K);
 }
 
 static const int squares[] = { 0, 1, 4, 9 };
@@ -139,6 +196,7 @@ static void only_the_kept_action_ran_at_the_end(struct kunit *test)
 
 static struct kunit_case kunit_api_cases[] = {
 	KUNIT_CASE(linux_headers_are_reachable),
+	KUNIT_CASE(linux_helpers_are_there),
 	KUNIT_CASE_PARAM(sees_every_square, square_gen),
 	KUNIT_CASE_PARAM_ATTR(sees_every_square_noctx, square_gen_noctx,
 			      { .speed = KUNIT_SPEED_NORMAL }),

@@ -26,7 +26,6 @@
 #include "lib/errno.h"
 #include "lib/vsprintf.h"
 
-#define SZ_1M		(1UL << 20)
 #define BIG		(8 * SZ_1M)	/* above KMALLOC_MAX_SIZE: the slab cannot serve it */
 
 static struct {

@@ -253,6 +253,56 @@ static void dup_helpers(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, kstrdup(NULL, GFP_KERNEL));
 	kfree(s);
 	kfree(m);
+	s = kstrndup(src, 8, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, s, "a kernel");
+	kfree(s);
+	s = kstrndup("short", 100, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, s, "short");
+	KUNIT_EXPECT_EQ(test, ksize(s), 8);	/* 6 bytes asked for: no more read */
+	kfree(s);
+	s = kmemdup_nul(src + 2, 6, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, s, "kernel");
+	kfree(s);
+	KUNIT_EXPECT_NULL(test, kstrndup(NULL, 4, GFP_KERNEL));
+	KUNIT_EXPECT_NULL(test, kmemdup_nul(NULL, 4, GFP_KERNEL));
+}
+
+/* kmalloc_size_roundup() says what ksize() of kmalloc(size) will say, without allocating. */
+static void size_roundup_agrees_with_ksize(struct kunit *test)
+{
+	static const size_t sizes[] = { 1, 8, 9, 65, 96, 97, 193, 4096, 8192, 8193, 20000, 300000 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		void *p = kmalloc(sizes[i], GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		KUNIT_EXPECT_EQ_MSG(test, kmalloc_size_roundup(sizes[i]), ksize(p), "size %zu",
+				    sizes[i]);
+		kfree(p);
+	}
+	KUNIT_EXPECT_EQ(test, kmalloc_size_roundup(0), 0);
+	KUNIT_EXPECT_EQ(test, kmalloc_size_roundup(KMALLOC_MAX_SIZE + 1), KMALLOC_MAX_SIZE + 1);
+}
+
+/* krealloc_array(): krealloc() of n * size bytes; an overflow is NULL and keeps the old memory */
+static void krealloc_array_grows_and_refuses_overflow(struct kunit *test)
+{
+	u32 *a = kmalloc_array(4, sizeof(*a), GFP_KERNEL), *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	for (int i = 0; i < 4; i++)
+		a[i] = i * 7;
+	b = krealloc_array(a, 100, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (int i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, b[i], i * 7);
+	KUNIT_EXPECT_GE(test, ksize(b), 400);
+	KUNIT_EXPECT_NULL(test, krealloc_array(b, SIZE_MAX / 2, 4, GFP_KERNEL | __GFP_NOWARN));
+	KUNIT_EXPECT_EQ(test, b[3], 21);	/* still there, still ours */
+	kfree(b);
 }
 
 /* ---------------------------------------------------------------- kmem_cache */
@@ -429,6 +479,8 @@ static struct kunit_case slab_cases[] = {
 	KUNIT_CASE(dup_helpers),
 	KUNIT_CASE(ctor_runs_once_per_object),
 	KUNIT_CASE(cache_alignment_and_size),
+	KUNIT_CASE(size_roundup_agrees_with_ksize),
+	KUNIT_CASE(krealloc_array_grows_and_refuses_overflow),
 	KUNIT_CASE(create_in_each_linux_form),
 	KUNIT_CASE(alloc_node_gives_that_node),
 	KUNIT_CASE(many_objects_then_everything_back),

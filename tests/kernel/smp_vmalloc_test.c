@@ -23,7 +23,6 @@
 
 #define TAG		0x736d705f766d6121ULL	/* "smp_vma!" */
 #define READS		20000UL
-#define SZ_1M		(1UL << 20)
 
 static struct {
 	struct vmalloc_snapshot before;

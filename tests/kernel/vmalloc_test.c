@@ -24,7 +24,6 @@
 #define TAG		0x766d616c6c6f6321ULL	/* "vmalloc!" */
 #define ROOM_PAGES	2048UL		/* left free beyond an allocation: watermarks, tables */
 #define LAZY_PAIRS	1000
-#define SZ_1M		(1UL << 20)
 
 static struct {
 	struct vmalloc_snapshot before;

@@ -45,6 +45,7 @@
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 #include "kernel/printk.h"
+#include "lib/atomic.h"
 #include "arch/x86_64/setjmp.h"
 #include "mm/slab.h"
 
