@@ -217,6 +217,12 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	pr_info("Command line: %s\n", boot_info.cmdline);
 	/* Each option that takes effect says so on a line of its own, still at full volume. */
 	loglevel = cmdline_get_ulong("loglevel", 6);
+	if (cmdline_has("kunit") && loglevel < 4) {
+		/* The results are plain printk()s, level 4: the runner must see them. */
+		pr_warn("loglevel=%lu: 4 while the tests run (their results are printed at "
+			"level 4 for the runner to read)\n", loglevel);
+		loglevel = 4;
+	}
 	if (cmdline_has("loglevel"))
 		pr_info("loglevel=%lu: the console shows levels 0..%lu from here on; "
 			"dmesg keeps all\n", loglevel, loglevel);

@@ -34,6 +34,15 @@ static void need_two_nodes(struct kunit *test)
 		kunit_skip(test, "one NUMA node (no SRAT); run with -numa to test");
 }
 
+/* The cases that allocate on node 1 from a CPU of node 0 need memory on both. */
+static void need_memory_on_nodes_0_and_1(struct kunit *test)
+{
+	need_two_nodes(test);
+	if (!node_state(0, N_MEMORY) || !node_state(1, N_MEMORY))
+		kunit_skip(test, "needs memory on nodes 0 and 1 (node %d has none)",
+			   node_state(0, N_MEMORY) ? 1 : 0);
+}
+
 static int numa_slab_init(struct kunit *test)
 {
 	(void)test;
@@ -176,7 +185,7 @@ static void remote_free_goes_back_to_its_node(struct kunit *test)
 	struct on_cpu w;
 	int cpu1;
 
-	need_two_nodes(test);
+	need_memory_on_nodes_0_and_1(test);
 	KUNIT_ASSERT_EQ(test, numa_node_id(), 0);
 	objs = kmalloc_array(n, sizeof(*objs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, objs);
@@ -234,7 +243,7 @@ static void remote_kfree_goes_back_to_its_node(struct kunit *test)
 	struct kmem_cache *s = kmalloc_caches[kmalloc_index(64)];
 	void *keep, *obj;
 
-	need_two_nodes(test);
+	need_memory_on_nodes_0_and_1(test);
 	/* two objects of one node-1 slab: keep one so that the slab stays */
 	keep = kmalloc_node(64, GFP_KERNEL | __GFP_THISNODE, 1);
 	obj = kmalloc_node(64, GFP_KERNEL | __GFP_THISNODE, 1);
