@@ -132,36 +132,38 @@ void __kunit_fail_str(struct kunit *test, bool assertion, const char *file, int 
 	va_end(args);
 }
 
-/* @fmt with @args in @msg, without the '\n' it may end in: the caller prints exactly one. */
-static void format_line(char *msg, size_t size, const char *fmt, va_list args)
+/* @fmt with @args as one line at @level (exactly one '\n'), after "    # @name: " if @name */
+static void print_line(const char *level, const char *name, const char *fmt, va_list args)
 {
-	vscnprintf(msg, size, fmt, args);
+	char msg[256];
+
+	vscnprintf(msg, sizeof(msg), fmt, args);
 	if (msg[0] && msg[strlen(msg) - 1] == '\n')
 		msg[strlen(msg) - 1] = '\0';
+	if (name)
+		printk("%s    # %s: %s\n", level, name, msg);
+	else
+		printk("%s%s\n", level, msg);
 }
 
 /** kunit_printk - a diagnostic line from a case, as "    # case: message" */
 void kunit_printk(const char *level, const struct kunit *test, const char *fmt, ...)
 {
-	char msg[256];
 	va_list args;
 
 	va_start(args, fmt);
-	format_line(msg, sizeof(msg), fmt, args);
+	print_line(level, test->name, fmt, args);
 	va_end(args);
-	printk("%s    # %s: %s\n", level, test->name, msg);
 }
 
 /** kunit_log_line - kunit_log()'s line: the message as it is, at @level */
 void kunit_log_line(const char *level, const char *fmt, ...)
 {
-	char msg[256];
 	va_list args;
 
 	va_start(args, fmt);
-	format_line(msg, sizeof(msg), fmt, args);
+	print_line(level, NULL, fmt, args);
 	va_end(args);
-	printk("%s%s\n", level, msg);
 }
 
 static void set_comment(struct kunit *test, const char *fmt, va_list args)
