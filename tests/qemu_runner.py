@@ -104,6 +104,51 @@ def has_option(args, *names):
     return any(a in names or any(a.startswith(n + "=") for n in names) for a in args)
 
 
+def machine_type(qemu_args):
+    """'microvm' for -M microvm,pit=off or -machine type=microvm; 'pc' without -machine."""
+    kind = "pc"
+    for i, a in enumerate(qemu_args):
+        value = None
+        if a in ("-machine", "-M") and i + 1 < len(qemu_args):
+            value = qemu_args[i + 1]
+        elif a.startswith(("-machine=", "-M=")):
+            value = a.split("=", 1)[1]
+        if value is None:
+            continue
+        for part in value.split(","):
+            if part.startswith("type="):
+                kind = part[5:]
+            elif "=" not in part and part:
+                kind = part
+    return kind
+
+
+MICROVM_SEABIOS = "/usr/share/seabios/bios-microvm.bin"
+
+
+def boot_medium(iso, qemu_args, uefi):
+    """The options that make the machine boot GRUB from ISO.
+
+    A CD-ROM, except on -machine microvm: it has no CD drive and no PCI, and
+    its default firmware (qboot) boots only a -kernel.  SeaBIOS's microvm
+    build boots a virtio-mmio disk, and grub-mkrescue's image is a hybrid
+    with an MBR, so the ISO boots as that disk.
+    """
+    if machine_type(qemu_args) != "microvm":
+        return ["-cdrom", iso, "-boot", "d"]
+    if uefi:
+        raise SystemExit("qemu_runner: -machine microvm under UEFI: Debian's OVMF has no "
+                         "microvm build; boot it without UEFI=1, or pick -machine q35 or pc")
+    medium = ["-drive", "file=%s,format=raw,if=none,id=kmem-iso,readonly=on" % iso,
+              "-device", "virtio-blk-device,drive=kmem-iso"]
+    if has_option(qemu_args, "-bios"):
+        return medium
+    if not os.path.exists(MICROVM_SEABIOS):
+        raise SystemExit("qemu_runner: -machine microvm boots with SeaBIOS's microvm build, "
+                         "%s, which is missing (apt-get install seabios)" % MICROVM_SEABIOS)
+    return ["-bios", MICROVM_SEABIOS] + medium
+
+
 def qemu_command(iso, qemu_args, uefi, scratch):
     """The QEMU command line: the user's options, plus what the runner needs."""
     cmd = ["qemu-system-x86_64"]
@@ -111,8 +156,8 @@ def qemu_command(iso, qemu_args, uefi, scratch):
         cmd += ["-machine", "pc"]
     if not has_option(qemu_args, "-m"):
         cmd += ["-m", "256M"]
-    cmd += ["-cdrom", iso, "-boot", "d", "-no-reboot",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    cmd += boot_medium(iso, qemu_args, uefi)
+    cmd += ["-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if "-nographic" not in qemu_args:
         cmd += ["-display", "none", "-serial", "stdio", "-monitor", "none"]
     if uefi:
@@ -130,23 +175,33 @@ def ovmf_options(scratch):
     raise SystemExit("qemu_runner: no OVMF firmware found (apt-get install ovmf)")
 
 
+# A machine whose firmware cannot boot the ISO says nothing at all, not even
+# GRUB's first line: after this long (or the run's timeout, if shorter)
+# without a byte, the run ends (SILENT).
+SILENCE_SECONDS = 60
+SILENT = "silent"
+
+
 def run_qemu(cmd, timeout, log_path, echo=False, stop_when=None, stamps=None):
-    """Run QEMU, collecting serial lines.  Returns (status or None on timeout, lines).
+    """Run QEMU, collecting serial lines.  Returns (status, lines): status is
+    None on timeout, SILENT when QEMU printed nothing in SILENCE_SECONDS.
     With @stamps (a list), the time.monotonic() each line came is appended to it."""
     lines, pending = [], b""
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     deadline = time.monotonic() + timeout
+    silent_until = time.monotonic() + min(timeout, SILENCE_SECONDS)
     with open(log_path, "w") as log:
         log.write("# " + " ".join(shlex.quote(c) for c in cmd) + "\n")
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
         fd = proc.stdout.fileno()
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now, silent = time.monotonic(), not lines and not pending
+            if now >= deadline or (silent and now >= silent_until):
                 proc.kill()
                 proc.wait()
-                return None, lines
+                return (SILENT if silent else None), lines
+            left = deadline - now
             ready, _, _ = select.select([fd], [], [], min(left, 1.0))
             if not ready:
                 continue
@@ -264,6 +319,11 @@ def judge(status, ktap, timeout):
     problems = []
     if status is None:
         problems.append("TIMEOUT: no end after %ds; hung %s" % (timeout, ktap.where()))
+    elif status == SILENT:
+        problems.append("NO OUTPUT: not a byte on the serial port in %ds: the firmware did "
+                        "not boot GRUB from the ISO (a machine without a CD-ROM or disk it "
+                        "boots from? docs/testing.md, section 'Any machine')"
+                        % min(timeout, SILENCE_SECONDS))
     elif status == EXIT_PANIC:
         problems.append("CRASH: the kernel panicked %s" % ktap.where())
     elif status != EXIT_TESTS_DONE:
@@ -450,6 +510,8 @@ TOO_SMALL_BIOS = "too_small_bios"
 NO_LONG_MODE = "no_long_mode"
 # Options QEMU itself refuses (a student's typo): what QEMU said is the report, not a crash.
 QEMU_REFUSES = "qemu_refuses"
+# Firmware that cannot boot the ISO (qboot boots only a -kernel): silence must end the run early.
+NO_OUTPUT = "no_output"
 # The self-tests that boot a machine of their own: (suites, QEMU options, UEFI?)
 SPECIAL_RUNS = {
     TOO_SMALL: ("selftest_pass", ["-machine", "pc", "-m", "5M", "-smp", "2"], False),
@@ -459,6 +521,8 @@ SPECIAL_RUNS = {
                                        "-cpu", "Skylake-Server"], False),
     NO_LONG_MODE: ("selftest_pass", ["-machine", "pc", "-m", "128M", "-cpu", "qemu32"], False),
     QEMU_REFUSES: ("selftest_pass", ["-machine", "no_such_machine"], False),
+    NO_OUTPUT: ("selftest_pass", ["-machine", "microvm", "-bios", "/usr/share/qemu/qboot.rom"],
+                False),
 }
 
 SELFTESTS = [
@@ -591,6 +655,12 @@ SELFTESTS = [
      QEMU_REFUSES, 60,
      lambda r, text: bool(r.problems) and r.problems[0].startswith(
          "QEMU refused to run: qemu-system-x86_64: unsupported machine type") and
+     not any(p.startswith(("CRASH", "TIMEOUT")) for p in r.problems)),
+    ("firmware that does not boot the ISO: NO OUTPUT when the serial port stays silent, "
+     "not a TIMEOUT",
+     NO_OUTPUT, 15,
+     lambda r, text: bool(r.problems) and r.problems[0].startswith(
+         "NO OUTPUT: not a byte on the serial port in 15s") and
      not any(p.startswith(("CRASH", "TIMEOUT")) for p in r.problems)),
     ("a TESTS filter that matches no test fails, listing the suites there are",
      "no_such_suite", 120,
@@ -886,6 +956,9 @@ def main():
     p.add_argument("--kernel", required=True)
     p.add_argument("--output", required=True)
     p.add_argument("--cmdline", default="")
+    p = sub.add_parser("boot-medium", help="the options that boot an ISO (make run)")
+    p.add_argument("--iso", required=True)
+    p.add_argument("--qemu-args", default="")
     for name in ("test", "bench", "all", "monitor"):
         p = sub.add_parser(name)
         p.add_argument("--kernel", required=True)
@@ -917,6 +990,9 @@ def main():
     a = ap.parse_args()
     if a.command == "iso":
         make_iso(a.kernel, a.cmdline, a.output)
+        return 0
+    if a.command == "boot-medium":
+        print(" ".join(boot_medium(a.iso, shlex.split(a.qemu_args), False)))
         return 0
     return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
             "all": cmd_all, "monitor": cmd_monitor, "soak": cmd_soak}[a.command](a)

@@ -2,12 +2,16 @@
  * arch/x86_64/timer.c - calibrate the TSC and the APIC timer against the PIT.
  *
  * The 8254 PIT counts a 1.193182 MHz clock, the one frequency on a PC that
- * is known in advance.  Its channel 2, whose gate and output are bits 0 and
- * 5 of port 0x61, can be used without interrupts: program a count in mode 0
- * ("interrupt on terminal count") and the output goes high when it reaches
- * zero.  time_init() reads the TSC and the APIC timer's count when the
- * count is written and again when the output rises, 50 ms later: that gives
- * both frequencies, with the PIT's accuracy.
+ * is known in advance.  time_init() programs its channel 0 with a count of
+ * 50 ms in mode 0 ("interrupt on terminal count") and reads the count back
+ * (latched, port 0x43) until it reaches zero and wraps, reading the TSC and
+ * the APIC timer's count at the start and at the end: that gives both
+ * frequencies, with the PIT's accuracy.  No interrupt is needed (they are
+ * off, and the 8259 that channel 0 drives is masked); channel 0 is free,
+ * the tick being the APIC timer's.  Linux uses channel 2, whose output
+ * bit 5 of port 0x61 shows, but port 0x61 is the PC speaker's:
+ * -machine microvm has none, reads 0xff there, and this kernel once
+ * measured a TSC of 1.3 MHz on it.  Every machine with a PIT has channel 0.
  *
  * ktime_get_ns() converts TSC cycles since time_init() with a 32.32 fixed
  * point multiplier (no division, no floating point).  Under QEMU the TSC of
@@ -22,27 +26,48 @@
 
 #define PIT_HZ			1193182
 #define PIT_CALIBRATE_MS	50
-#define PIT_CH2			0x42
+#define PIT_CH0			0x40
 #define PIT_MODE		0x43
-#define PIT_GATE_PORT		0x61	/* bit 0: ch2 gate, bit 1: speaker, bit 5: ch2 output */
 
 unsigned long tsc_khz;
 volatile unsigned long jiffies;
 static u64 tsc_at_init;
 static u64 ns_per_cycle_32_32;		/* nanoseconds per TSC cycle, << 32 */
 
-/* Start channel 2 counting @count ticks in mode 0; its output rises at zero. */
+/* Start channel 0 counting down from @count, in mode 0. */
 static void pit_start(u16 count)
 {
-	outb(PIT_GATE_PORT, (inb(PIT_GATE_PORT) & ~0x02) | 0x01);	/* gate on, speaker off */
-	outb(PIT_MODE, 0xb0);		/* channel 2, lobyte/hibyte, mode 0, binary */
-	outb(PIT_CH2, count & 0xff);
-	outb(PIT_CH2, count >> 8);	/* counting starts now */
+	outb(PIT_MODE, 0x30);		/* channel 0, lobyte/hibyte, mode 0, binary */
+	outb(PIT_CH0, count & 0xff);
+	outb(PIT_CH0, count >> 8);	/* counting starts now */
 }
 
-static bool pit_expired(void)
+/* Channel 0's count now: latched first, so the two bytes belong together. */
+static u16 pit_count(void)
 {
-	return inb(PIT_GATE_PORT) & 0x20;
+	u8 lo;
+
+	outb(PIT_MODE, 0x00);		/* latch channel 0 */
+	lo = inb(PIT_CH0);
+	return lo | (u16)inb(PIT_CH0) << 8;
+}
+
+/*
+ * Wait until the count started at @count reaches zero: it then goes on from
+ * 0xffff, so a count above the last one read is the end too.  False if
+ * there is no PIT (-machine microvm,pit=off): an absent port reads 0xff.
+ */
+static bool pit_wait(u16 count)
+{
+	u16 last = count, now;
+
+	if (pit_count() > count)
+		return false;
+	while ((now = pit_count()) != 0 && now <= last) {
+		last = now;
+		cpu_relax();
+	}
+	return true;
 }
 
 /**
@@ -60,20 +85,25 @@ void time_init(void)
 	pit_start(PIT_HZ / 1000 * PIT_CALIBRATE_MS);
 	t0 = rdtsc_ordered();
 	l0 = lapic_timer_current();
-	while (!pit_expired())
-		cpu_relax();
-	t1 = rdtsc_ordered();
-	l1 = lapic_timer_current();
-
-	tsc_khz = (t1 - t0) / PIT_CALIBRATE_MS;
-	lapic_timer_ticks_per_ms = (l0 - l1) / PIT_CALIBRATE_MS;
+	if (pit_wait(PIT_HZ / 1000 * PIT_CALIBRATE_MS)) {
+		t1 = rdtsc_ordered();
+		l1 = lapic_timer_current();
+		tsc_khz = (t1 - t0) / PIT_CALIBRATE_MS;
+		lapic_timer_ticks_per_ms = (l0 - l1) / PIT_CALIBRATE_MS;
+		pr_info("time: TSC %lu.%03lu MHz, APIC timer %u.%03u MHz (/16), measured over %u ms of PIT\n",
+			tsc_khz / 1000, tsc_khz % 1000, lapic_timer_ticks_per_ms / 1000,
+			lapic_timer_ticks_per_ms % 1000, PIT_CALIBRATE_MS);
+	} else {
+		/* QEMU's APIC timer counts a 1 GHz bus; its TSC is near enough */
+		t1 = rdtsc_ordered();
+		tsc_khz = 1000000;
+		lapic_timer_ticks_per_ms = 1000000 / 16;
+		pr_warn("time: no PIT to measure against (port 0x40 reads 0xff): assuming a 1 GHz TSC and APIC bus\n");
+	}
 	if (!tsc_khz)
 		tsc_khz = 1;
 	ns_per_cycle_32_32 = (1000000ULL << 32) / tsc_khz;
 	tsc_at_init = t1;
-	pr_info("time: TSC %lu.%03lu MHz, APIC timer %u.%03u MHz (/16), measured over %u ms of PIT\n",
-		tsc_khz / 1000, tsc_khz % 1000, lapic_timer_ticks_per_ms / 1000,
-		lapic_timer_ticks_per_ms % 1000, PIT_CALIBRATE_MS);
 	lapic_timer_start_periodic(HZ);
 }
 

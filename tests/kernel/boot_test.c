@@ -11,6 +11,7 @@
 #include "mm/memblock.h"
 #include "mm/mmzone.h"
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/page.h"
@@ -170,6 +171,21 @@ static void acpi_tables_found(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, acpi_find_table("NONE"));
 }
 
+/*
+ * QEMU's local APIC timer counts a 1 GHz bus, /16 here: 62.5 MHz of the
+ * same virtual clock as its PIT, whatever the host's load.  A measurement
+ * far from it means time_init() read the PIT wrong, as it did on
+ * -machine microvm, which has no port 0x61: 0.027 MHz, and a tick and
+ * udelay() a thousand times too fast.
+ */
+static void timer_measured_against_the_pit(struct kunit *test)
+{
+	KUNIT_EXPECT_GT_MSG(test, lapic_timer_ticks_per_ms, 50000U,
+			    "APIC timer measured at %u kHz, not QEMU's 62500", lapic_timer_ticks_per_ms);
+	KUNIT_EXPECT_LT_MSG(test, lapic_timer_ticks_per_ms, 75000U,
+			    "APIC timer measured at %u kHz, not QEMU's 62500", lapic_timer_ticks_per_ms);
+}
+
 /* Does CPUID say this CPU has NX?  (QEMU's -cpu qemu64,-nx says no.) */
 static bool cpu_has_nx(void)
 {
@@ -231,6 +247,7 @@ static struct kunit_case boot_cases[] = {
 	KUNIT_CASE(command_line_options_are_confirmed),
 	KUNIT_CASE(fallback_orders_are_on_boot_lines),
 	KUNIT_CASE(acpi_tables_found),
+	KUNIT_CASE(timer_measured_against_the_pit),
 	KUNIT_CASE(long_mode_with_nx),
 	{}
 };
