@@ -27,6 +27,7 @@ need /usr/lib/grub/x86_64-efi/multiboot2.mod grub-efi-amd64-bin
 need xorriso xorriso
 need mformat mtools
 need /usr/share/OVMF/OVMF_CODE_4M.fd ovmf
+need /usr/share/seabios/bios-microvm.bin seabios	# -machine microvm (docs/testing.md)
 [ "$1" = clang ] && need clang clang
 if [ "$1" = bench-host ]; then
 	need valgrind valgrind
