@@ -191,9 +191,18 @@ static void slab_fix(struct kmem_cache *s, const char *what, const void *obj)
 	pr_err("FIX %s: %s (object %px)\n", s->name, what, obj);
 }
 
+/*
+ * The tracks follow the object and its right redzone (s->inuse bytes from
+ * the object's start), and the free pointer when it is kept there too.  A
+ * cache with SLAB_STORE_USER alone keeps its free pointer inside the
+ * object (calculate_sizes()): counting from the pointer put the tracks in
+ * the object's own bytes, where a free overwrote what it had held.
+ */
 static struct track *get_track(struct kmem_cache *s, void *obj, enum track_item which)
 {
-	return (struct track *)((char *)obj + s->offset + sizeof(void *)) + which;
+	unsigned int start = s->offset >= s->inuse ? s->offset + sizeof(void *) : s->inuse;
+
+	return (struct track *)((char *)obj + start) + which;
 }
 
 static void set_track(struct kmem_cache *s, void *obj, enum track_item which, void *caller)

@@ -684,6 +684,46 @@ static void destroy_with_live_objects(struct kunit *test)
 }
 
 /*
+ * SLAB_STORE_USER alone (slab_debug=U): no poison, no redzone, so the free
+ * pointer lives inside the object and the tracks after it.  They used to
+ * be placed after the free pointer, inside the object: its bytes changed
+ * when it was freed (kvfree_sensitive() left part of a secret behind) and
+ * what its owner wrote overwrote who had allocated it.
+ */
+static void store_user_alone_keeps_the_objects_bytes(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("slab_debug_user", 128, 0, SLAB_STORE_USER, NULL);
+	u8 *p, *q;
+	const char *log;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (!(s->flags & SLAB_STORE_USER)) {
+		kmem_cache_destroy(s);
+		kunit_skip(test, "slab_debug= turned SLAB_STORE_USER off");
+	}
+	kunit_expect_report(test, "Objects remaining on __kmem_cache_shutdown()");
+	p = hold(test, s, leak_alloc(s));
+	memset(p, 0x5c, 128);
+	q = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	memset(q, 0x5c, 128);
+	kmem_cache_free(s, q);
+	for (unsigned int i = 0; i < 128; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, p[i], 0x5c, "live object, byte %u", i);
+		if (!(s->flags & SLAB_POISON) &&	/* slab_debug=-: U alone */
+		    (i < s->offset || i >= s->offset + sizeof(void *)))
+			KUNIT_EXPECT_EQ_MSG(test, q[i], 0x5c, "freed object, byte %u", i);
+	}
+	mark();
+	kmem_cache_destroy(s);		/* p is live: reported, with who allocated it */
+	log = log_since(ctx.pos);
+	KUNIT_EXPECT_TRUE(test, logged(log, "Object %px allocated in leak_alloc", p));
+	unhold(p);
+	kmem_cache_free(s, p);
+	kmem_cache_destroy(s);
+}
+
+/*
  * SLAB_TRACE (slab_debug=T): one "TRACE" line for each alloc and free of
  * the cache, naming the object and the caller.
  */
@@ -720,6 +760,7 @@ static struct kunit_case slab_debug_cases[] = {
 	KUNIT_CASE_PARAM(freelist_pointer_overwritten, targets_gen_params),
 	KUNIT_CASE(destroy_with_live_objects),
 	KUNIT_CASE(trace_prints_each_alloc_and_free),
+	KUNIT_CASE(store_user_alone_keeps_the_objects_bytes),
 	{}
 };
 
