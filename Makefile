@@ -211,13 +211,15 @@ RUN_MACHINE = $(if $(filter -m,$(QEMU_ARGS)),,-m $(MEM)) $(if $(filter -smp,$(QE
 RUN_CONSOLE = $(if $(filter -nographic,$(QEMU_ARGS)),,-display none -serial mon:stdio)
 
 # The ISO as a CD-ROM; on -machine microvm, which has no CD drive, as a virtio disk.
-RUN_BOOT = $(shell $(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)')
+RUN_BOOT = $(shell $(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' 2>/dev/null)
 
 run: deps $(RUN_ISO)
+	@$(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' >/dev/null
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) \
 		$(RUN_CONSOLE) -no-reboot $(QEMU_ARGS)
 
 debug: deps $(RUN_ISO)
+	@$(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' >/dev/null
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) -display none \
 		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true

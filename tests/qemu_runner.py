@@ -104,9 +104,9 @@ def has_option(args, *names):
     return any(a in names or any(a.startswith(n + "=") for n in names) for a in args)
 
 
-def machine_type(qemu_args):
-    """'microvm' for -M microvm,pit=off or -machine type=microvm; 'pc' without -machine."""
-    kind = "pc"
+def machine_options(qemu_args):
+    """-M microvm,pit=off -> ('microvm', {'pit': 'off'}); -machine type=q35 too; 'pc' without."""
+    kind, props = "pc", {}
     for i, a in enumerate(qemu_args):
         value = None
         if a in ("-machine", "-M") and i + 1 < len(qemu_args):
@@ -116,11 +116,12 @@ def machine_type(qemu_args):
         if value is None:
             continue
         for part in value.split(","):
-            if part.startswith("type="):
-                kind = part[5:]
-            elif "=" not in part and part:
-                kind = part
-    return kind
+            key, _, val = part.partition("=")
+            if key == "type" or (part and not val):
+                kind = val or key
+            else:
+                props[key] = val
+    return kind, props
 
 
 MICROVM_SEABIOS = "/usr/share/seabios/bios-microvm.bin"
@@ -134,8 +135,12 @@ def boot_medium(iso, qemu_args, uefi):
     build boots a virtio-mmio disk, and grub-mkrescue's image is a hybrid
     with an MBR, so the ISO boots as that disk.
     """
-    if machine_type(qemu_args) != "microvm":
+    kind, props = machine_options(qemu_args)
+    if kind != "microvm":
         return ["-cdrom", iso, "-boot", "d"]
+    if props.get("acpi") == "off":
+        raise SystemExit("qemu_runner: -machine microvm,acpi=off: SeaBIOS finds microvm's "
+                         "virtio disk through ACPI only, so nothing would boot; leave ACPI on")
     if uefi:
         raise SystemExit("qemu_runner: -machine microvm under UEFI: Debian's OVMF has no "
                          "microvm build; boot it without UEFI=1, or pick -machine q35 or pc")
