@@ -28,7 +28,17 @@ static struct {
 	struct kvdemo d;
 	bool up;			/* kvdemo_setup() succeeded and no teardown yet */
 	struct kv_snapshot before;	/* before kvdemo_setup() */
+	enum kvmalloc_policy boot_policy;
 } demo;
+
+/* The story is told under the default rule, whatever kvmalloc_policy= chose. */
+static int kvdemo_suite_init(struct kunit_suite *suite)
+{
+	(void)suite;
+	demo.boot_policy = kvmalloc_policy;
+	kvmalloc_set_policy(KVMALLOC_NORETRY);
+	return 0;
+}
 
 static void kvdemo_suite_exit(struct kunit_suite *suite)
 {
@@ -36,6 +46,7 @@ static void kvdemo_suite_exit(struct kunit_suite *suite)
 	if (demo.up)
 		kvdemo_teardown(&demo.d);
 	demo.up = false;
+	kvmalloc_set_policy(demo.boot_policy);
 }
 
 /* Skip unless the state was built (its own case says why if not). */
@@ -319,6 +330,7 @@ static struct kunit_case kvdemo_cases[] = {
 
 static struct kunit_suite kvdemo_suite = {
 	.name = "kvdemo",
+	.suite_init = kvdemo_suite_init,
 	.suite_exit = kvdemo_suite_exit,
 	.test_cases = kvdemo_cases,
 	.strict = true,

@@ -43,6 +43,12 @@ static int kvmalloc_test_init(struct kunit *test)
 {
 	(void)test;
 	kv.policy = kvmalloc_policy;
+	/*
+	 * Each case starts from the default rule, whatever kvmalloc_policy=
+	 * chose at boot: the cases about the rules expect it, and those that
+	 * compare the policies set each in turn.
+	 */
+	kvmalloc_set_policy(KVMALLOC_NORETRY);
 	kv.poisoning = page_poisoning_enabled();
 	held_init(&kv.held);
 	kv.chain = NULL;
