@@ -739,7 +739,7 @@ static void trace_prints_each_alloc_and_free(struct kunit *test)
 	p = kmem_cache_alloc(s, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	kmem_cache_free(s, p);
-	log = log_since(ctx.pos);
+	log = log_since_with_traces(ctx.pos);
 	KUNIT_EXPECT_TRUE(test, logged(log, "TRACE slab_debug_trace alloc 0x%px inuse=0 ", p));
 	KUNIT_EXPECT_TRUE(test, logged(log, "TRACE slab_debug_trace free 0x%px inuse=1 ", p));
 	KUNIT_EXPECT_EQ(test, count_substr(log, "TRACE slab_debug_trace"), 2);
