@@ -207,8 +207,9 @@ $(RUN_ISO): $(KERNEL) iso/grub.cfg FORCE | deps
 
 # A -m or -smp in QEMU_ARGS replaces MEM= or SMP= (QEMU would take the last of two).
 RUN_MACHINE = $(if $(filter -m,$(QEMU_ARGS)),,-m $(MEM)) $(if $(filter -smp,$(QEMU_ARGS)),,-smp $(SMP))
-# -nographic in QEMU_ARGS already puts the serial port and QEMU's monitor on the terminal.
-RUN_CONSOLE = $(if $(filter -nographic,$(QEMU_ARGS)),,-display none -serial mon:stdio)
+# -nographic in QEMU_ARGS already puts the serial port and QEMU's monitor on the terminal;
+# a -serial ...stdio there puts the serial port (QEMU refuses two claims on stdio).
+RUN_CONSOLE = $(if $(filter -nographic,$(QEMU_ARGS)),,-display none $(if $(findstring stdio,$(QEMU_ARGS)),,-serial mon:stdio))
 
 # The ISO as a CD-ROM; on -machine microvm, which has no CD drive, as a virtio disk.
 RUN_BOOT = $(shell $(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' 2>/dev/null)
