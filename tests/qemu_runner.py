@@ -136,6 +136,9 @@ def boot_medium(iso, qemu_args, uefi):
     with an MBR, so the ISO boots as that disk.
     """
     kind, props = machine_options(qemu_args)
+    if kind == "none":
+        raise SystemExit("qemu_runner: -machine none is an empty board (no firmware, no RAM, "
+                         "no ISA bus): nothing boots on it; pick pc, q35 or microvm")
     if kind != "microvm":
         return ["-cdrom", iso, "-boot", "d"]
     if props.get("acpi") == "off":
