@@ -263,8 +263,8 @@ static u32 boot_cpu_apic_id(void)
 	return b >> 24;
 }
 
-/* Number the MADT's enabled CPUs: the boot CPU first. */
-static void enumerate_cpus(void)
+/* Number the MADT's enabled CPUs: the boot CPU first (the only one without @have_madt). */
+static void enumerate_cpus(bool have_madt)
 {
 	u32 bsp_apicid = boot_cpu_apic_id();
 	unsigned int next = 1, disabled = 0, too_many = 0;
@@ -287,6 +287,8 @@ static void enumerate_cpus(void)
 		x86_cpu_to_apicid[next] = c->apic_id;
 		cpumask_set_cpu(next++, &__cpu_possible_mask);
 	}
+	if (!have_madt)
+		return;
 	pr_info("ACPI: MADT: %u CPU entries (%u disabled by the firmware%s), %u I/O APIC%s, "
 		"%u IRQ override%s, local APIC at %#llx\n",
 		madt.nr_cpus, disabled, disabled ? ", left out" : "", madt.nr_ioapics,
@@ -344,9 +346,12 @@ int add_cpu(unsigned int cpu)
  */
 void prefill_possible_map(void)
 {
-	if (acpi_parse_madt(&madt))
-		pr_warn("ACPI: no MADT; assuming one CPU\n");
-	enumerate_cpus();
+	bool have_madt = !acpi_parse_madt(&madt);
+
+	/* Linux would read the firmware's MP table then; this kernel reads ACPI only */
+	if (!have_madt)
+		pr_warn("ACPI: no MADT; assuming one CPU (without ACPI the others are not found)\n");
+	enumerate_cpus(have_madt);
 }
 
 /**
