@@ -257,8 +257,13 @@ size_t ksize(const void *objp)
  * @new_size: 0 frees @p and returns ZERO_SIZE_PTR
  * @flags: for a new allocation
  *
- * If @p is big enough already (ksize()), it is returned as it is;
- * otherwise the contents move to a new allocation and @p is freed.
+ * If @p is big enough already (ksize()), it is returned as it is (with
+ * __GFP_ZERO, its bytes past @new_size are zeroed, so that a later
+ * krealloc() with __GFP_ZERO that grows in place reads zeros: as Linux, it
+ * holds when every call for the object passes __GFP_ZERO); otherwise the
+ * contents move to a new allocation and @p is freed.
+ *
+ * Context: may sleep unless @flags say not (GFP_ATOMIC, GFP_NOWAIT).
  * Return: the memory, or NULL (then @p is untouched).
  */
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
@@ -277,6 +282,11 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	if (!ks)
 		return NULL;		/* not what kmalloc() handed out: reported */
 	if (new_size <= ks) {
+		if (flags & __GFP_ZERO) {
+			/* as Linux since 6.11: a later grow in place then reads zeros */
+			kasan_krealloc(p, ks);
+			memset((char *)p + new_size, 0, ks - new_size);
+		}
 		kasan_krealloc(p, new_size);
 		return (void *)p;
 	}
