@@ -116,24 +116,19 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux
  * 7.0's name; Bonwick's magazine).  Allocation pops, free pushes.
- *
- * The objects are slots[1] to slots[capacity]; slots[0] is always NULL.
- * kfree() compares the object it frees with the last one pushed, top[-1],
- * to catch a double free: thanks to slots[0], that slot exists even when
- * the sheaf is empty, and holds NULL, which is never an object, so the
- * check needs no test of emptiness first.
+
  */
 struct slab_sheaf {
 	struct list_head barn_list;	/* on a barn's list of full or empty sheaves */
 	unsigned int size;		/* objects in it (while it is main: main_size()) */
 	unsigned int capacity;		/* objects it can hold (0: the bootstrap sheaf) */
-	void *slots[];			/* NULL, then the objects */
+	void *slots[];			/* the objects */
 };
 
-/* Where @sheaf's objects start: after the NULL in slots[0]. */
+/* Where @sheaf's objects start. */
 static inline void **sheaf_objects(struct slab_sheaf *sheaf)
 {
-	return sheaf->slots + 1;
+	return sheaf->slots;
 }
 
 /*
@@ -203,6 +198,7 @@ struct kmem_cache {
 	unsigned int size;		/* bytes per object slot, everything included */
 	unsigned int object_size;	/* bytes the user may use */
 	unsigned int offset;		/* of the free pointer within a free slot */
+	unsigned int free_mark;		/* of the word that says "free" (unchecked caches) */
 	unsigned int inuse;		/* where the metadata after the object starts */
 	unsigned int red_left_pad;	/* left redzone: the object starts this far into its slot */
 	unsigned int align;

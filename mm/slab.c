@@ -73,13 +73,8 @@ static struct kmem_cache kmem_cache_boot, sheaf_cache_boot;
 struct kmem_cache *kmem_cache;		/* where struct kmem_cache comes from */
 static struct kmem_cache *sheaf_cache;	/* where struct slab_sheaf comes from */
 
-/*
- * Every CPU's main sheaf until its first refill: empty, and full for a
- * free.  It has no object slots, but it needs its slots[0], the NULL that
- * kfree()'s top[-1] reads: initialising the flexible array (a GNU C
- * extension) is what gives it that one slot.
- */
-static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0, .slots = { NULL } };
+/* Every CPU's main sheaf until its first refill: empty, and full for a free. */
+static struct slab_sheaf bootstrap_sheaf = { .size = 0, .capacity = 0 };
 
 /* Does @s skip the sheaves (slab debugging, or SLAB_NO_SHEAVES)?  Then every object goes to its slab. */
 static inline bool cache_skips_sheaves(const struct kmem_cache *s)
@@ -144,6 +139,41 @@ __no_sanitize_address void *get_freepointer(struct kmem_cache *s, struct page *s
 	slab_bug(s, "Freelist pointer corrupted in free object %px (it decodes to %px)",
 		 obj, next);
 	return NULL;
+}
+
+/*
+ * The free mark of an unchecked cache: while one of its objects is free,
+ * in a sheaf of any CPU or on its slab's freelist, the word at
+ * s->free_mark holds the object's address mixed with the cache's secret.
+ * A free that finds it there is a double free; an allocation clears it.
+ * Where the object is one word long, that word is also the free pointer,
+ * which replaces the mark when a sheaf is flushed: there only a double
+ * free while the object is in a sheaf is caught.  A KASAN kernel has no
+ * mark: the object is poisoned while free, and KASAN reports the second
+ * free itself.
+ */
+static __always_inline unsigned long *free_mark_word(const struct kmem_cache *s, void *obj)
+{
+	return (unsigned long *)((char *)obj + s->free_mark);
+}
+
+static __always_inline void clear_free_mark(const struct kmem_cache *s, void *obj)
+{
+	if (!CONFIG_KASAN)
+		*free_mark_word(s, obj) = 0;
+}
+
+/* Mark @obj free; false if it was marked already (a double free). */
+static __always_inline bool set_free_mark(const struct kmem_cache *s, void *obj)
+{
+	unsigned long mark = (unsigned long)obj ^ s->random;
+
+	if (CONFIG_KASAN)
+		return true;
+	if (unlikely(*free_mark_word(s, obj) == mark))
+		return false;
+	*free_mark_word(s, obj) = mark;
+	return true;
 }
 
 /** slab_freelist - the first free object of @slab, or NULL */
@@ -485,7 +515,6 @@ static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
 	if (sheaf) {
 		sheaf->size = 0;
 		sheaf->capacity = s->sheaf_capacity;
-		sheaf->slots[0] = NULL;
 	}
 	return sheaf;
 }
@@ -668,6 +697,8 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp, int nod
 		obj = alloc_from_slabs(s, gfp, node, caller);
 	else
 		obj = alloc_from_new_sheaf(s, gfp, caller);
+	if (obj && !cache_skips_sheaves(s))
+		clear_free_mark(s, obj);
 	obj = kasan_slab_alloc(s, obj);
 	if (obj && (gfp & __GFP_ZERO))
 		memset(obj, 0, s->object_size);
@@ -714,6 +745,7 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	obj = *--top;
 	pcs->top = top;
 	local_irq_restore(flags);
+	clear_free_mark(s, obj);
 	obj = kasan_slab_alloc(s, obj);
 	if (unlikely(gfp & __GFP_ZERO))
 		return zero_object(s, obj);
@@ -745,7 +777,7 @@ static __noinline void bad_object_pointer(struct kmem_cache *s, const void *obj,
 static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *caller)
 {
 	count_vm_event(SLAB_BAD_FREE);
-	slab_bug(s, "Object %px freed twice in a row (by %pS)", obj, caller);
+	slab_bug(s, "Object %px freed twice (by %pS)", obj, caller);
 }
 
 /* With interrupts off (@flags saved): main is full, or the bootstrap sheaf. */
@@ -757,15 +789,14 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj, unsigned long 
 
 /*
  * do_slab_free - @obj goes back: to its slab (a checked cache's, or one
- * without sheaves), else onto this CPU's main sheaf after checking that it
- * was not the last one freed here (a double free caught even without
- * debugging).
+ * without sheaves), else onto this CPU's main sheaf after checking its free
+ * mark (a double free caught even without debugging).
  */
 static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
 					 void *caller)
 {
 	/* LAB slab:
-	 * (void)freed_twice, (void)free_slow;
+	 * (void)freed_twice, (void)free_slow, (void)set_free_mark;
 	 * if (unlikely(!object_in_slab(s, slab, obj))) {
 	 *	bad_object_pointer(s, obj, caller);
 	 *	return;
@@ -780,14 +811,13 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 		free_to_slab(s, slab, obj, caller);
 		return;
 	}
-	local_irq_save(flags);
-	pcs = this_cpu_ptr(s->cpu_sheaves);
-	top = pcs->top;
-	if (unlikely(top[-1] == obj)) {	/* the sheaf's slots[0], NULL, if it is empty */
-		local_irq_restore(flags);
+	if (unlikely(!set_free_mark(s, obj))) {
 		freed_twice(s, obj, caller);
 		return;
 	}
+	local_irq_save(flags);
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	top = pcs->top;
 	if (unlikely(top == pcs->end)) {
 		free_slow(s, obj, flags);
 		return;
@@ -1258,6 +1288,13 @@ static void calculate_sizes(struct kmem_cache *s)
 		/* In the middle of the object, where an overflow from the previous one reaches last. */
 		s->offset = ALIGN_DOWN(s->object_size / 2, sizeof(void *));
 	}
+	/* The free mark: in the object, not on the free pointer, unless it is one word long. */
+	if (s->ctor) {
+		s->free_mark = size;
+		size += (s->flags & SLAB_DEBUG_FLAGS) ? 0 : sizeof(void *);
+	} else {
+		s->free_mark = s->offset ? 0 : size > sizeof(void *) ? sizeof(void *) : 0;
+	}
 	if (s->flags & SLAB_STORE_USER)
 		size += 2 * sizeof(struct track);
 	size = kasan_cache_create(s, size);
@@ -1460,7 +1497,7 @@ void kmem_cache_init(void)
 				       0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
 	sheaf_cache = create_boot_cache(&sheaf_cache_boot, "slab_sheaf",
 					sizeof(struct slab_sheaf) +
-					(1 + MAX_SHEAF_CAPACITY) * sizeof(void *),
+					MAX_SHEAF_CAPACITY * sizeof(void *),
 					0, SLAB_HWCACHE_ALIGN | SLAB_NO_SHEAVES);
 	kmalloc_init();
 	if (!shrinker_registered)

@@ -290,9 +290,6 @@ static const struct slab_sheaf *bootstrap;
 static void check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, unsigned int size,
 			const char *what, int n, struct addrs *sheaves)
 {
-	if (sheaf->slots[0])
-		PROBLEM("%s: the %s %d: slot 0 holds %p, not NULL (kfree()'s top[-1])", s->name,
-			what, n, sheaf->slots[0]);
 	if (!sheaf->capacity) {
 		if (bootstrap && sheaf != bootstrap)
 			PROBLEM("%s: the %s %d is a second bootstrap sheaf", s->name, what, n);
@@ -307,7 +304,7 @@ static void check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, un
 		PROBLEM("%s: the %s %d: %u objects, capacity %u (the cache's: %u)", s->name, what,
 			n, size, sheaf->capacity, s->sheaf_capacity);
 	for (unsigned int i = 0; i < size && i < sheaf->capacity; i++) {
-		void *obj = sheaf->slots[1 + i];
+		void *obj = sheaf->slots[i];
 		struct page *slab = head_of(obj);
 
 		if (!slab || !PageSlab(slab) || slab->slab_cache != s ||

@@ -484,12 +484,13 @@ static void double_free(struct smodel *m, unsigned long i)
 
 	free_obj(m, &o, 0);
 	pos = printk_log_pos();
-	if (s && !(s->flags & SLAB_DEBUG_FLAGS)) {
-		/* Without debugging only a free of the object freed last is caught. */
-		struct slub_percpu_sheaves *pcs = this_cpu_ptr(s->cpu_sheaves);
-
-		if (pcs->top == pcs->base || pcs->top[-1] != o.p)
-			return;
+	if (s && !(s->flags & SLAB_DEBUG_FLAGS) && s->free_mark == s->offset &&
+	    *(unsigned long *)((char *)o.p + s->free_mark) != ((unsigned long)o.p ^ s->random)) {
+		/*
+		 * Without debugging the free mark catches it, except in a one-word
+		 * object already flushed to its slab: the free pointer took the mark's place.
+		 */
+		return;
 	}
 	if (o.cache >= 0)
 		kmem_cache_free(m->caches[o.cache], o.p);

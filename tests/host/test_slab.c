@@ -350,12 +350,18 @@ SLAB_TEST(kzalloc_kcalloc_array_overflow_and_dups, "-")
 	CHECK(s && !strcmp(s, "slab") && ksize(s) == 8);
 	kfree(s);
 	CHECK(kstrdup(NULL, GFP_KERNEL) == NULL);
-	/* kfree_sensitive(): zeroed before it goes back (it waits in the sheaf: look) */
+	/*
+	 * kfree_sensitive(): zeroed before it goes back (it waits in the sheaf:
+	 * look); then kfree() wrote the free mark, the address and the secret.
+	 */
 	p = kmalloc(64, GFP_KERNEL);
 	memset(p, 0x77, 64);
 	kfree_sensitive(p);
-	for (int i = 0; i < 64; i++)
-		CHECK(p[i] == 0);
+	for (unsigned int i = 0; i < 64; i++) {
+		unsigned int mark = kmalloc_caches[6]->free_mark;
+
+		CHECK(i - mark < sizeof(long) ? p[i] != 0x77 : p[i] == 0);
+	}
 }
 
 /* ---------------------------------------------------------------- caches */
@@ -853,61 +859,90 @@ SLAB_TEST(double_free_is_reported_once_with_debugging, "")
 	works_afterwards(kmalloc_caches[6], true);
 }
 
-SLAB_TEST(double_free_of_the_last_freed_object_is_caught_without_debugging, "-")
+SLAB_TEST(double_free_is_caught_without_debugging, "-")
 {
-	void *p = kmalloc(64, GFP_KERNEL), *q, *r;
+	void *p = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL), *q, *r, *t;
 	unsigned long pos;
 
 	kfree(p);
 	pos = printk_log_pos();
 	kfree(p);
-	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice in a row"));
+	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice"));
 	/* it was not pushed twice: two allocations get two objects */
 	q = kmalloc(64, GFP_KERNEL);
 	r = kmalloc(64, GFP_KERNEL);
 	CHECK(q == p && r != p);
+	/* with another free between (kfree(a); kfree(b); kfree(a)) */
+	kfree(q);
+	kfree(b);
+	pos = printk_log_pos();
+	kfree(q);
+	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice"));
+	b = kmalloc(64, GFP_KERNEL);
+	q = kmalloc(64, GFP_KERNEL);
+	t = kmalloc(64, GFP_KERNEL);
+	CHECK(q == p && t != p && b != p);
+	kfree(t);
 	kfree(q);
 	kfree(r);
+	kfree(b);
 	works_afterwards(kmalloc_caches[6], true);
 }
 
 /*
- * "Freed twice in a row" compares with top[-1]; on an empty main sheaf that
- * is the sheaf's slots[0], NULL.  A free onto an empty main is an ordinary
- * push, and a free while main is the bootstrap sheaf (after a flush) goes
- * to free_slow() unreported; the same free again is the double free.
+ * The free mark is in the object: a free onto an empty main sheaf, or onto
+ * the bootstrap sheaf (after a flush, through free_slow()), is an ordinary
+ * free; the same free again is the double free.  A double free after the
+ * object went back to its slab is caught too, and in a one-word object,
+ * whose mark the free pointer replaces there, it is not.
  */
-SLAB_TEST(a_free_onto_an_empty_main_sheaf_is_no_double_free, "-")
+SLAB_TEST(the_free_mark_follows_the_object, "-")
 {
 	struct kmem_cache *s = kmem_cache_create("test_empty_main", 64, 0, 0, NULL);
+	struct kmem_cache *w = kmem_cache_create("test_one_word", 8, 0, 0, NULL);
 	struct slub_percpu_sheaves *pcs = pcs_of(s, 0);
 	unsigned long pos = printk_log_pos();
-	void *held[MAX_SHEAF_CAPACITY], *p = kmem_cache_alloc(s, GFP_KERNEL), *q;
+	void *held[MAX_SHEAF_CAPACITY], *p = kmem_cache_alloc(s, GFP_KERNEL), *q, *keep;
 	unsigned int nr = 0;
 
 	CHECK(pcs->main->capacity);	/* the first allocation installed a real sheaf */
 	while (main_size(pcs))		/* empty it */
 		held[nr++] = kmem_cache_alloc(s, GFP_KERNEL);
-	CHECK(pcs->top == pcs->base && pcs->top[-1] == NULL);
 	kmem_cache_free(s, p);
 	CHECK(bugs_since(pos) == 0 && main_size(pcs) == 1);
 	kmem_cache_free(s, p);
-	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice in a row") && main_size(pcs) == 1);
+	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice") && main_size(pcs) == 1);
 	q = kmem_cache_alloc(s, GFP_KERNEL);
 	CHECK(q == p && main_size(pcs) == 0);
 	kmem_cache_free(s, q);
 	while (nr)
 		kmem_cache_free(s, held[--nr]);
 	CHECK(bugs_since(pos) == 1);
-	/* main is the bootstrap sheaf again: its top[-1] is its slots[0] */
+	/* main is the bootstrap sheaf again */
 	p = kmem_cache_alloc(s, GFP_KERNEL);
+	keep = kmem_cache_alloc(s, GFP_KERNEL);		/* keeps p's slab */
 	kmem_cache_flush_cpus(s);
-	CHECK(pcs->main->capacity == 0 && pcs->top[-1] == NULL);
+	CHECK(pcs->main->capacity == 0);
 	kmem_cache_free(s, p);
 	CHECK(bugs_since(pos) == 1 && main_size(pcs) == 1);
 	kmem_cache_free(s, p);
 	CHECK(bugs_since(pos) == 2 && main_size(pcs) == 1);
+	/* on its slab's freelist */
+	kmem_cache_flush_cpus(s);
+	if (virt_to_head_page(p) == virt_to_head_page(keep)) {
+		kmem_cache_free(s, p);
+		CHECK(bugs_since(pos) == 3 && log_has(pos, "freed twice"));
+	}
+	kmem_cache_free(s, keep);
 	kmem_cache_destroy(s);
+	/* one word: the mark is the free pointer's word, and caught while in a sheaf */
+	CHECK(w->free_mark == w->offset);
+	pos = printk_log_pos();
+	p = kmem_cache_alloc(w, GFP_KERNEL);
+	kmem_cache_free(w, p);
+	kmem_cache_free(w, p);
+	CHECK(bugs_since(pos) == 1 && log_has(pos, "freed twice"));
+	kmem_cache_destroy(w);
 }
 
 static void check_invalid_pointers(void)

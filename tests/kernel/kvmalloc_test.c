@@ -876,19 +876,22 @@ static void *secret_alloc(struct kunit *test, size_t len)
  *   vmalloc memory freed with interrupts off is queued for deferred work,
  *                 linked through its first word: zero but for that word;
  *   a slab object is zero, but for the free pointer the slab writes into
- *                 the object (when it has one there), and for the poison
+ *                 the object (when it has one there), the free mark an
+ *                 unchecked cache writes (mm/slab.c), and for the poison
  *                 slab debugging writes over a freed object (0x6b..0xa5,
  *                 never a byte of the secret).  Under that poison only the
  *                 whole-page kinds show a missing zeroing; slab_debug=-
  *                 shows it for the small object too.
  */
-static size_t secret_left(const u8 *p, size_t len, size_t skip_from, size_t skip_to,
-			  bool poisoned)
+#define NO_WORD	SIZE_MAX
+
+/* Bytes of the secret still in @p, leaving out the words at @skip and @skip2 (or NO_WORD). */
+static size_t secret_left(const u8 *p, size_t len, size_t skip, size_t skip2, bool poisoned)
 {
 	size_t left = 0;
 
 	for (size_t i = 0; i < len; i++) {
-		if (i >= skip_from && i < skip_to)
+		if (i - skip < sizeof(void *) || i - skip2 < sizeof(void *))
 			continue;
 		left += poisoned ? p[i] == secret(i) : p[i] != 0;
 	}
@@ -901,14 +904,15 @@ static void sensitive_slab_object(struct kunit *test)
 	u8 *p = secret_alloc(test, len);
 	struct kmem_cache *s;
 	unsigned long flags;
-	size_t fp, left;
+	size_t fp, mark, left;
 
 	KUNIT_ASSERT_TRUE(test, PageSlab(virt_to_head_page(p)));
 	s = virt_to_head_page(p)->slab_cache;
-	fp = s->offset < s->object_size ? s->offset : len;	/* the free pointer, if inside */
+	fp = s->offset < s->object_size ? s->offset : NO_WORD;	/* the free pointer, if inside */
+	mark = !(s->flags & SLAB_DEBUG_FLAGS) && !CONFIG_KASAN ? s->free_mark : NO_WORD;
 	local_irq_save(flags);
 	kvfree_sensitive(p, len);
-	left = secret_left(p, len, fp, fp + sizeof(void *), s->flags & SLAB_POISON);
+	left = secret_left(p, len, fp, mark, s->flags & SLAB_POISON);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ_MSG(test, left, 0, "slab object of %s", s->name);
 }
@@ -923,7 +927,7 @@ static void sensitive_large_kmalloc(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, PageSlab(virt_to_head_page(p)));
 	local_irq_save(flags);
 	kvfree_sensitive(p, len);
-	left = secret_left(p, len, 0, 0, false);
+	left = secret_left(p, len, NO_WORD, NO_WORD, false);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, left, 0);
 }
@@ -947,9 +951,9 @@ static void sensitive_vmalloc(struct kunit *test, bool irqs_off)
 		local_irq_save(flags);
 	for (unsigned long i = 0; i < nr; i++) {
 		const u8 *page = page_address(pages[i]);
-		size_t link = i == 0 && irqs_off ? sizeof(void *) : 0;
+		size_t link = i == 0 && irqs_off ? 0 : NO_WORD;		/* its first word */
 
-		left += secret_left(page, PAGE_SIZE, 0, link, false);
+		left += secret_left(page, PAGE_SIZE, link, NO_WORD, false);
 	}
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ_MSG(test, left, 0, "vmalloc memory, freed with interrupts %s",

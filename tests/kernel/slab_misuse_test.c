@@ -13,16 +13,16 @@
  * than KMALLOC_MAX_SIZE fails with one warning (none with __GFP_NOWARN).
  *
  * Under slab_debug=- (no checks, the per-CPU sheaves), a double kfree() of
- * a kmalloc-64 object is caught when the object is the last one this CPU
- * freed: the sheaf's top is compared with every pointer pushed.  That is
- * all the unchecked fast path can afford.  It does not catch a double free
- * with other frees in between on this CPU (kfree(a); kfree(b); kfree(a)),
- * nor one on another CPU: the object would then sit in a sheaf twice and
- * be handed out twice.  Booted with slab debugging (the test kernel's
- * default), every double free is caught (the slab_debug suite).
+ * a kmalloc-64 object is caught by its free mark (mm/slab.c), wherever the
+ * first free left it: on top of this CPU's sheaf, under other objects
+ * (kfree(a); kfree(b); kfree(a)), back on its slab after a flush, or freed
+ * first on another CPU.  Booted with slab debugging (the test kernel's
+ * default), every double free is caught by the checks (the slab_debug
+ * suite).
  */
 #include "slab_test.h"
 #include "arch/x86_64/page.h"
+#include "kernel/smp.h"
 
 static struct {
 	unsigned long free_before, pos, bad_frees;
@@ -287,42 +287,127 @@ static void kmalloc_too_large_warns_once(struct kunit *test)
 	expect_harmless(test, 0);
 }
 
-/* The unchecked fast path catches a double free of the last object this CPU freed. */
-static void double_kfree_on_the_sheaf_path(struct kunit *test)
+/*
+ * An unchecked cache (slab_debug=-) catches a double kfree() by the free
+ * mark (mm/slab.c): reported once as freed by @by, and the object handed
+ * out at most once afterwards.  With KASAN the first kfree() poisoned the
+ * object, and KASAN reports the second.
+ */
+static void expect_double_free_caught(struct kunit *test, void *a, const char *by)
 {
-	struct kmem_cache *s = kmalloc_caches[kmalloc_index(64)];
 	void *objs[65];		/* more than two sheaves' worth */
 	unsigned int seen = 0;
 	char line[128];
-	void *a;
 
-	/* With KASAN the first kfree() put it in the quarantine: KASAN reports */
-	kunit_expect_report(test, CONFIG_KASAN ? "BUG: KASAN: double-free" : "freed twice in a row");
-	if (!cache_has_sheaves(s))
-		kunit_skip(test, "%s is checked (slab debugging): the slab_debug suite covers "
-			   "its double free", s->name);
-	a = kmalloc(64, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	kfree(a);
-	kfree(a);
 	if (CONFIG_KASAN)
-		snprintf(line, sizeof(line), "BUG: KASAN: double-free in %s+0x", test->name);
+		snprintf(line, sizeof(line), "BUG: KASAN: double-free in %s+0x", by);
 	else
 		snprintf(line, sizeof(line), "BUG kmalloc-64 (Not tainted): Object %px freed twice "
-			 "in a row (by %s", a, test->name);
+			 "(by %s+0x", a, by);
 	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "BUG"), 1);
 	KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), line), 1, "want '%s'", line);
 	mctx.pos = printk_log_pos();
-	/* a went into the sheaf once: handed out at most once */
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
 		objs[i] = kmalloc(64, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
 		seen += objs[i] == a;
 	}
-	KUNIT_EXPECT_LE(test, seen, 1);
+	KUNIT_EXPECT_LE_MSG(test, seen, 1, "%px handed out %u times", a, seen);
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
 		kfree(objs[i]);
 	expect_harmless(test, 1);
+}
+
+/* kmalloc-64 with the sheaves (else skip), and the report its double free gives */
+static void double_free_setup(struct kunit *test)
+{
+	struct kmem_cache *s = kmalloc_caches[kmalloc_index(64)];
+
+	kunit_expect_report(test, CONFIG_KASAN ? "BUG: KASAN: double-free" : "freed twice");
+	if (!cache_has_sheaves(s))
+		kunit_skip(test, "%s is checked (slab debugging): the slab_debug suite covers "
+			   "its double free", s->name);
+}
+
+/* Freed twice in a row: the object is the top of this CPU's sheaf. */
+static void double_kfree_on_the_sheaf_path(struct kunit *test)
+{
+	void *a;
+
+	double_free_setup(test);
+	a = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	kfree(a);
+	kfree(a);
+	expect_double_free_caught(test, a, test->name);
+}
+
+/* kfree(a); kfree(b); kfree(a): found by a suite written outside the repository. */
+static void double_kfree_with_a_free_between(struct kunit *test)
+{
+	void *a, *b;
+
+	double_free_setup(test);
+	a = kmalloc(64, GFP_KERNEL);
+	b = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	kfree(a);
+	kfree(b);
+	kfree(a);
+	expect_double_free_caught(test, a, test->name);
+}
+
+/*
+ * The first free's object went from the sheaf back to its slab's freelist
+ * (a neighbour kept in use keeps the slab; an empty one would go back to
+ * the page allocator, and kfree() would say "the memory is free").
+ */
+static void double_kfree_after_the_sheaf_was_flushed(struct kunit *test)
+{
+	void *objs[16], *a, *neighbour = NULL;
+
+	double_free_setup(test);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmalloc(64, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+	}
+	a = objs[0];
+	for (unsigned int i = 1; i < ARRAY_SIZE(objs); i++) {
+		if (!neighbour && virt_to_head_page(objs[i]) == virt_to_head_page(a))
+			neighbour = objs[i];
+		else
+			kfree(objs[i]);
+	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, neighbour, "no two of 16 kmalloc-64 objects in one slab");
+	kfree(a);
+	kmem_cache_shrink(kmalloc_caches[kmalloc_index(64)]);	/* every CPU's sheaves flushed */
+	kfree(a);
+	kfree(neighbour);
+	expect_double_free_caught(test, a, test->name);
+}
+
+static unsigned int ipi_frees;
+
+static void kfree_on_this_cpu(void *obj)
+{
+	kfree(obj);
+	WRITE_ONCE(ipi_frees, ipi_frees + 1);	/* not a tail call: the report names this function */
+}
+
+/* Freed on one CPU, then again on another: the mark is in the object, not in a sheaf. */
+static void double_kfree_on_two_cpus(struct kunit *test)
+{
+	void *a;
+
+	double_free_setup(test);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	a = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	kfree(a);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(1, kfree_on_this_cpu, a, 1), 0);
+	expect_double_free_caught(test, a, "kfree_on_this_cpu");
 }
 
 static struct kunit_case slab_misuse_cases[] = {
@@ -333,6 +418,9 @@ static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(ksize_and_krealloc_of_bad_pointers),
 	KUNIT_CASE(kmalloc_too_large_warns_once),
 	KUNIT_CASE(double_kfree_on_the_sheaf_path),
+	KUNIT_CASE(double_kfree_with_a_free_between),
+	KUNIT_CASE(double_kfree_after_the_sheaf_was_flushed),
+	KUNIT_CASE(double_kfree_on_two_cpus),
 	{}
 };
 
