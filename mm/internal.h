@@ -116,7 +116,6 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux
  * 7.0's name; Bonwick's magazine).  Allocation pops, free pushes.
-
  */
 struct slab_sheaf {
 	struct list_head barn_list;	/* on a barn's list of full or empty sheaves */
