@@ -358,8 +358,32 @@ static struct kunit_case smp_kvmalloc_cases[] = {
 	{}
 };
 
+static enum kvmalloc_policy boot_policy;
+
+/*
+ * The cases expect the default rule (noretry), whatever kvmalloc_policy=
+ * chose at boot (under naive, a GFP_KERNEL kvmalloc() of 8 MiB is a
+ * kmalloc() that warns, and one that reclaims may OOM-kill); it is put
+ * back after.
+ */
+static int smp_kvmalloc_suite_init(struct kunit_suite *suite)
+{
+	(void)suite;
+	boot_policy = kvmalloc_policy;
+	kvmalloc_set_policy(KVMALLOC_NORETRY);
+	return 0;
+}
+
+static void smp_kvmalloc_suite_exit(struct kunit_suite *suite)
+{
+	(void)suite;
+	kvmalloc_set_policy(boot_policy);
+}
+
 static struct kunit_suite smp_kvmalloc_suite = {
 	.name = "smp_kvmalloc",
+	.suite_init = smp_kvmalloc_suite_init,
+	.suite_exit = smp_kvmalloc_suite_exit,
 	.exit = smp_kvmalloc_exit,
 	.test_cases = smp_kvmalloc_cases,
 	.strict = true,
