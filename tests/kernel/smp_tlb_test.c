@@ -67,6 +67,14 @@ static void reader_fn(struct work_struct *work)
 			__atomic_fetch_add(&rd.saw_b, 1, __ATOMIC_RELAXED);
 		else
 			__atomic_fetch_add(&rd.other, 1, __ATOMIC_RELAXED);
+		/*
+		 * pause, as every busy loop should have.  Under QEMU's -icount,
+		 * which runs all vCPUs in turn on one thread, a loop without it
+		 * once kept a third vCPU from running a single instruction of
+		 * the shootdown IPI for 90 s (-smp 3 -icount shift=0); pause
+		 * makes QEMU end the spinning vCPU's turn.
+		 */
+		cpu_relax();
 	}
 }
 

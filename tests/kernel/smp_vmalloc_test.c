@@ -74,6 +74,7 @@ static void reader_fn(struct work_struct *work)
 			__atomic_fetch_add(&rd.faults, 1, __ATOMIC_RELAXED);
 		else
 			__atomic_fetch_add(&rd.hits, 1, __ATOMIC_RELAXED);
+		cpu_relax();	/* see smp_tlb_test.c's reader */
 	}
 }
 
