@@ -1,7 +1,7 @@
 # Makefile - build the kernel, its bootable ISO, and run it in QEMU.
 #
 #   make                 build/kernel.elf and build/kmem.iso
-#   make run             boot it with the serial console on this terminal
+#   make run             boot it with the serial console on this terminal (UEFI=1: OVMF)
 #   make test            host tests, then the in-kernel tests on the QEMU matrix
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
 #   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
@@ -212,15 +212,20 @@ RUN_MACHINE = $(if $(filter -m,$(QEMU_ARGS)),,-m $(MEM)) $(if $(filter -smp,$(QE
 RUN_CONSOLE = $(if $(filter -nographic,$(QEMU_ARGS)),,-display none $(if $(findstring stdio,$(QEMU_ARGS)),,-serial mon:stdio))
 
 # The ISO as a CD-ROM; on -machine microvm, which has no CD drive, as a virtio disk.
-RUN_BOOT = $(shell $(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' 2>/dev/null)
+# UEFI=1 adds OVMF's two flash drives (its variable store copied into $(BUILD)).
+BOOT_MEDIUM = $(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) \
+	--qemu-args='$(QEMU_ARGS)' $(if $(filter 1,$(UEFI)),--uefi $(BUILD))
+RUN_BOOT = $(shell $(BOOT_MEDIUM) 2>/dev/null)
 
+# The first line says what the medium was refused for (microvm under UEFI, say):
+# RUN_BOOT's $(shell) keeps quiet.
 run: deps $(RUN_ISO)
-	@$(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' >/dev/null
+	@$(BOOT_MEDIUM) >/dev/null
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) \
 		$(RUN_CONSOLE) -no-reboot $(QEMU_ARGS)
 
 debug: deps $(RUN_ISO)
-	@$(PYTHON) tests/qemu_runner.py boot-medium --iso $(RUN_ISO) --qemu-args='$(QEMU_ARGS)' >/dev/null
+	@$(BOOT_MEDIUM) >/dev/null
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) -display none \
 		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true

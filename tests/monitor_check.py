@@ -1,6 +1,6 @@
 """tests/monitor_check.py - type at the monitor and check what it answers.
 
-Two checks that `make test` runs after the QEMU matrix (qemu_runner.py calls
+Three checks that `make test` runs after the QEMU matrix (qemu_runner.py calls
 them; `make test-monitor` runs only them):
 
   bad inputs   Boot the kernel `make run` boots, with two CPUs, and type every
@@ -17,6 +17,8 @@ them; `make test-monitor` runs only them):
                (decimal or hex) standing for any number, since pfns, counts
                and timings change from build to build and machine to machine.
                So the docs show what a student really sees, up to the figures.
+  UEFI         `make run UEFI=1` on q35 boots through OVMF to the prompt, and
+               `poweroff` there ends QEMU.
 
 Each input and each transcript counts as one test in `make test`'s total.
 """
@@ -41,12 +43,12 @@ class MonitorGone(Exception):
 class Monitor:
     """A kernel booted to its monitor prompt, with our pipe as its serial input."""
 
-    def __init__(self, cmd, log_path, boot_timeout=120):
+    def __init__(self, cmd, log_path, boot_timeout=120, env=None):
         os.makedirs(os.path.dirname(log_path), exist_ok=True)
         self.log = open(log_path, "w")
         self.log.write("# " + " ".join(shlex.quote(c) for c in cmd) + "\n")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, cwd=ROOT, env=env)
         self.buf = ""
         self.boot_log = self.read_until_prompt(boot_timeout)
 
@@ -187,6 +189,39 @@ def check_ctrl_c(mon):
     return (bool(reply) and re.fullmatch(r"ipi: interrupted after \d+ of 1000000 round trips",
                                           reply[0]) is not None
             and mon.command("held") == held)
+
+
+# ---------------------------------------------------------------- make run UEFI=1
+
+RUN_UEFI = ["make", "--no-print-directory", "run", "UEFI=1", "QEMU_ARGS=-machine q35"]
+
+
+def check_run_uefi(log_path, say=print):
+    """`make run UEFI=1` boots through OVMF to the prompt, and `poweroff` ends QEMU.
+
+    Not a transcript: under UEFI, OVMF and GRUB read the serial line too, so
+    input piped in before the prompt would go to them.  Returns (passed, failed).
+    """
+    what = "make run UEFI=1 QEMU_ARGS='-machine q35': OVMF boots it to the prompt"
+    try:
+        mon = Monitor(RUN_UEFI, log_path, boot_timeout=180, env=student_env())
+    except MonitorGone as e:
+        say("not ok - %s: %s" % (what, e))
+        return 0, 1
+    try:
+        problems = []
+        if "pflash" not in mon.boot_log or "ACPI: RSDP v2" not in mon.boot_log:
+            problems.append("no OVMF in the QEMU command, or no UEFI's ACPI 2 RSDP in the log")
+        mon.type("poweroff\n")
+        try:
+            mon.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            problems.append("poweroff did not end QEMU within 30 s")
+    finally:
+        mon.close()
+    for p in problems:
+        say("not ok - %s: %s" % (what, p))
+    return (0, 1) if problems else (1, 0)
 
 
 # ---------------------------------------------------------------- transcripts

@@ -30,7 +30,7 @@ as its last line where it runs tests):
   test      run the in-kernel suites once (make test-qemu)
   selftest  prove the runner catches failing, crashing and hanging tests
   bench     run the benchmarks and print their table (make bench)
-  monitor   bad input at the monitor prompt, and the docs' transcripts
+  monitor   bad input at the monitor prompt, the docs' transcripts, make run UEFI=1
             (tests/monitor_check.py; make test-monitor)
   all       host results + the QEMU matrix + monitor + the self-test (make test);
             a matrix line that says "kernel=NAME" boots the kernel built with
@@ -937,7 +937,7 @@ def print_check(what, problems):
 
 
 def monitor_checks(kernel, matrix):
-    """Bad input at the prompt, the docs' transcripts, the lists in the docs: (passed, failed)."""
+    """Bad input at the prompt, the docs' transcripts, make run UEFI=1, the lists in the docs: (passed, failed)."""
     with tempfile.TemporaryDirectory(prefix="kmem-monitor-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, "", iso)
@@ -950,6 +950,12 @@ def monitor_checks(kernel, matrix):
           % (os.path.relpath(BAD_INPUTS, ROOT), passed, failed, time.monotonic() - start),
           flush=True)
     p, f = monitor_check.check_transcripts(DOCS, LOG_DIR, say=lambda l: print("  " + l))
+    passed, failed = passed + p, failed + f
+    start = time.monotonic()
+    p, f = monitor_check.check_run_uefi(os.path.join(LOG_DIR, "monitor-run-uefi.log"),
+                                        say=lambda l: print("  " + l))
+    print("  make run UEFI=1: %d passed, %d failed (%.1f s; log: "
+          "build/test-logs/monitor-run-uefi.log)" % (p, f, time.monotonic() - start), flush=True)
     passed, failed = passed + p, failed + f
     for what, problems in [
             ("README.md: the make test excerpt names the machines and self-tests",
@@ -992,7 +998,7 @@ def cmd_all(a):
         print("=== monitor: left out (%s=1 runs the %s machines and self-test)"
               % (a.only_variant.upper(), a.only_variant))
     elif a.tests == "*":
-        print("=== monitor: bad input at the prompt, and the docs' transcripts", flush=True)
+        print("=== monitor: bad input at the prompt, the docs' transcripts, make run UEFI=1", flush=True)
         p, f = monitor_checks(a.kernel, a.matrix)
         passed, failed = passed + p, failed + f
     else:
@@ -1015,6 +1021,8 @@ def main():
     p = sub.add_parser("boot-medium", help="the options that boot an ISO (make run)")
     p.add_argument("--iso", required=True)
     p.add_argument("--qemu-args", default="")
+    p.add_argument("--uefi", metavar="DIR",
+                   help="boot through OVMF, with its variable store copied into DIR")
     for name in ("test", "bench", "all", "monitor"):
         p = sub.add_parser(name)
         p.add_argument("--kernel", required=True)
@@ -1048,7 +1056,11 @@ def main():
         make_iso(a.kernel, a.cmdline, a.output)
         return 0
     if a.command == "boot-medium":
-        print(" ".join(boot_medium(a.iso, shlex.split(a.qemu_args), False)))
+        qemu_args = shlex.split(a.qemu_args)
+        options = boot_medium(a.iso, qemu_args, bool(a.uefi))
+        if a.uefi:
+            options += ovmf_options(a.uefi)
+        print(" ".join(options))
         return 0
     return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
             "all": cmd_all, "monitor": cmd_monitor, "soak": cmd_soak}[a.command](a)
