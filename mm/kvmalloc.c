@@ -253,14 +253,14 @@ void kvfree_sensitive(const void *addr, size_t len)
 /*
  * How many bytes of @p may be used in place: the slab object's size, or the
  * pages of the vmalloc area.  0 for a pointer neither allocator gave (reported
- * by ksize(), or here).
+ * by ksize_caller(), naming kvrealloc, or here).
  */
 static size_t kvmalloc_usable_size(const void *p, const void *caller)
 {
 	struct vm_struct *vm;
 
 	if (!is_vmalloc_addr(p))
-		return ksize(p);
+		return ksize_caller("kvrealloc", p, (void *)caller);
 	vm = find_vm_area(p);
 	if (!vm || vm->addr != p || !(vm->flags & VM_ALLOC)) {
 		pr_err("BUG: kvrealloc(%px) by %pS: not the start of a live vmalloc area\n", p,

@@ -913,7 +913,7 @@ static __noinline void wrong_cache(struct kmem_cache *s, const void *obj, void *
 
 	if (!obj)
 		return;
-	slab = kmalloc_obj_slab(obj, caller);	/* reports non-slab memory */
+	slab = kmalloc_obj_slab("kmem_cache_free", obj, caller);	/* reports non-slab memory */
 	if (!slab)
 		return;
 	pr_err("BUG %s: kmem_cache_free: Wrong slab cache. %s but object %px is from %s "
@@ -964,7 +964,7 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
 	 * if (vmalloc_too && !page && is_vmalloc_addr(objp))
 	 *	vfree(objp);
 	 * else
-	 *	kfree_not_slab(objp, page, caller);
+	 *	kfree_not_slab(vmalloc_too ? "kvfree" : "kfree", objp, page, caller);
 	 */
 	if (likely(page && PageSlab(page)))
 		slab_free(page->slab_cache, page, (void *)objp, caller);
@@ -973,7 +973,7 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
 	else if (vmalloc_too && !page && is_vmalloc_addr(objp))
 		vfree(objp);
 	else
-		kfree_not_slab(objp, page, caller);	/* large kmalloc, or a bad pointer */
+		kfree_not_slab(vmalloc_too ? "kvfree" : "kfree", objp, page, caller);
 	/* END LAB */
 }
 

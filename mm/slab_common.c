@@ -155,72 +155,84 @@ void *__kmalloc_node_track_caller(size_t size, gfp_t flags, int node, unsigned l
 	return kmalloc_caller(size, flags, node, (void *)caller);
 }
 
-static void bad_kfree(const void *obj, void *caller, const char *why)
+/* @fn is the function that was given @obj: kfree, kvfree, ksize, krealloc... */
+static void bad_kfree(const char *fn, const void *obj, void *caller, const char *why)
 {
 	count_vm_event(SLAB_BAD_FREE);
-	pr_err("BUG: kfree of %px by %pS: %s\n", obj, caller, why);
+	pr_err("BUG: %s of %px by %pS: %s\n", fn, obj, caller, why);
 }
 
 /**
  * kmalloc_obj_slab - the page of the slab (any of its pages: each knows the
  * cache), or the first page of the large kmalloc block, that @obj is in
+ * @fn: the function @obj was given to, for the report (kfree, ksize...)
  * @obj: a pointer a caller wants to free or measure
  * @caller: for the report
  *
  * Return: the page, or NULL after a report if @obj is not in slab or
  * large kmalloc memory.
  */
-struct page *kmalloc_obj_slab(const void *obj, void *caller)
+struct page *kmalloc_obj_slab(const char *fn, const void *obj, void *caller)
 {
 	struct page *page = virt_to_slab_checked(obj);
 
 	if (likely(page && (page->flags & (1UL << PG_slab | 1UL << PG_large_kmalloc))))
 		return page;
-	kfree_not_slab(obj, page, caller);
+	kfree_not_slab(fn, obj, page, caller);
 	return NULL;
 }
 
 /**
  * kfree_not_slab - kfree() of what is not a slab object: a large kmalloc,
- * or a pointer kmalloc() never handed out (reported)
+ * or a pointer kmalloc() never handed out (reported, naming @fn)
  * @page: the first page of the block @obj is in, or NULL if it is not RAM
  */
-void kfree_not_slab(const void *obj, struct page *page, void *caller)
+void kfree_not_slab(const char *fn, const void *obj, struct page *page, void *caller)
 {
 	if (!page || !pfn_valid(page_to_pfn(page))) {
-		bad_kfree(obj, caller, "not an address in the direct map (not from kmalloc)");
+		bad_kfree(fn, obj, caller, "not an address in the direct map (not from kmalloc)");
 	} else if (!page_test(page, PG_large_kmalloc)) {
-		bad_kfree(obj, caller, PageBuddy(page) || page_test(page, PG_pcp) ?
+		bad_kfree(fn, obj, caller, PageBuddy(page) || page_test(page, PG_pcp) ?
 			  "the memory is free (freed twice?)" : "not memory kmalloc() handed out");
 	} else if (obj != page_address(page)) {
-		bad_kfree(obj, caller, "inside a large kmalloc block, not at its start");
+		bad_kfree(fn, obj, caller, "inside a large kmalloc block, not at its start");
 	} else {
 		page_clear(page, PG_large_kmalloc);
 		__free_pages(page, (unsigned int)page->private);
 	}
 }
 
-/* ksize() for @caller: a pointer not at the start of what kmalloc() gave is reported. */
-static size_t ksize_caller(const void *objp, void *caller)
+/**
+ * ksize_caller - ksize() for @caller, reporting a bad pointer as given to @fn
+ * @fn: the function the caller called: ksize, krealloc, kfree_sensitive,
+ *	kvrealloc (mm/kvmalloc.c)
+ * @objp: the pointer
+ * @caller: named in the report
+ *
+ * Context: any.
+ * Return: as ksize(): 0 for NULL, ZERO_SIZE_PTR, or a pointer that is not
+ * the start of what kmalloc() handed out (reported).
+ */
+size_t ksize_caller(const char *fn, const void *objp, void *caller)
 {
 	struct page *page;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	page = kmalloc_obj_slab(objp, caller);
+	page = kmalloc_obj_slab(fn, objp, caller);
 	if (!page)
 		return 0;
 	if (PageSlab(page)) {
 		struct kmem_cache *s = page->slab_cache;
 
 		if (unlikely(!object_in_own_page(s, page, objp, s->red_left_pad))) {
-			bad_kfree(objp, caller, "inside a slab object, not at its start");
+			bad_kfree(fn, objp, caller, "inside a slab object, not at its start");
 			return 0;
 		}
 		size = page->slab_cache->object_size;
 	} else if (unlikely(objp != page_address(page))) {
-		kfree_not_slab(objp, page, caller);	/* reported as kfree() reports it */
+		kfree_not_slab(fn, objp, page, caller);	/* reported as kfree() reports it */
 		return 0;
 	} else {
 		size = PAGE_SIZE << page->private;
@@ -232,7 +244,7 @@ static size_t ksize_caller(const void *objp, void *caller)
 /** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
 void kfree_sensitive(const void *objp)
 {
-	size_t size = ksize_caller(objp, __builtin_return_address(0));
+	size_t size = ksize_caller("kfree_sensitive", objp, __builtin_return_address(0));
 
 	if (!size)
 		return;		/* NULL, ZERO_SIZE_PTR, or a bad pointer (reported) */
@@ -248,7 +260,7 @@ void kfree_sensitive(const void *objp)
  */
 size_t ksize(const void *objp)
 {
-	return ksize_caller(objp, __builtin_return_address(0));
+	return ksize_caller("ksize", objp, __builtin_return_address(0));
 }
 
 /**
@@ -278,7 +290,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	}
 	if (ZERO_OR_NULL_PTR(p))
 		return kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
-	ks = ksize_caller(p, caller);
+	ks = ksize_caller("krealloc", p, caller);
 	if (!ks)
 		return NULL;		/* not what kmalloc() handed out: reported */
 	if (new_size <= ks) {

@@ -785,7 +785,7 @@ static void kvrealloc_refuses_bad_pointers(struct kunit *test)
 	need_free_pages(test, BIG / PAGE_SIZE + 2);
 	page = alloc_page(GFP_KERNEL);
 	kunit_expect_report(test, "BUG: kvrealloc(");
-	kunit_expect_report(test, "BUG: kfree of");
+	kunit_expect_report(test, "BUG: kvrealloc of");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	v = kvmalloc(BIG, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(v));
@@ -995,7 +995,7 @@ static void kvfree_of_each_kind_and_of_bad_pointers(struct kunit *test)
 	page = alloc_page(GFP_KERNEL);
 	v = kvmalloc(BIG, GFP_KERNEL);
 	freed = vmalloc(3 * PAGE_SIZE);
-	kunit_expect_report(test, "BUG: kfree of");
+	kunit_expect_report(test, "BUG: kvfree of");
 	kunit_expect_report(test, "BUG: vfree(");
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(v));

@@ -6,7 +6,8 @@
  * map), a page from alloc_pages(), a vmalloc-range address, an address
  * past the end of RAM, a pointer inside a large kmalloc block or inside a
  * slab object, and a large kmalloc freed twice: each call prints exactly
- * one line ("BUG: kfree of <address> by <caller>: <why>"), counts one
+ * one line ("BUG: kfree of <address> by <caller>: <why>", naming ksize,
+ * krealloc, kfree_sensitive or kmem_cache_free when they were given it), counts one
  * slab_bad_free event, and changes nothing: afterwards, with the caches
  * shrunk, nr_free_pages() and every kmalloc cache's count of objects in
  * use are what they were, and kmalloc() still works.  kmalloc() of more
@@ -43,13 +44,16 @@ static int misuse_init(struct kunit *test)
 	return 0;
 }
 
-/* Exactly one report since the last one: "BUG: kfree of <@p> by <this case>...: <@why>". */
-static void expect_one_report(struct kunit *test, const void *p, const char *why)
+/*
+ * Exactly one report since the last one, naming the function that was given
+ * @p: "BUG: <@fn> of <@p> by <this case>...: <@why>".
+ */
+static void expect_one_report(struct kunit *test, const char *fn, const void *p, const char *why)
 {
 	const char *log = log_since(mctx.pos);
 	char line[160];
 
-	snprintf(line, sizeof(line), "BUG: kfree of %px by %s", p, test->name);
+	snprintf(line, sizeof(line), "BUG: %s of %px by %s", fn, p, test->name);
 	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "BUG"), 1, "for %px (%s)", p, why);
 	KUNIT_EXPECT_EQ_MSG(test, count_substr(log, line), 1, "want '%s...: %s'", line, why);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log, why), "want '%s'", why);
@@ -116,7 +120,7 @@ static void kfree_of_memory_kmalloc_never_gave(struct kunit *test)
 	bad_pointers_get(test, &b, stack);
 	for (unsigned int i = 0; i < ARRAY_SIZE(b.ptrs); i++) {
 		kfree(b.ptrs[i]);
-		expect_one_report(test, b.ptrs[i], b.why[i]);
+		expect_one_report(test, "kfree", b.ptrs[i], b.why[i]);
 	}
 	/* the page is still allocated: nobody freed it */
 	KUNIT_EXPECT_TRUE(test, page_test(b.page, PG_allocated));
@@ -148,14 +152,17 @@ static void kfree_of_an_address_in_a_hole(struct kunit *test)
 	if (!pfn)
 		kunit_skip(test, "no hole without RAM below the last frame");
 	kunit_expect_report(test, "BUG: kfree of");
+	kunit_expect_report(test, "BUG: ksize of");
+	kunit_expect_report(test, "BUG: kmem_cache_free of");
 	p = (char *)PAGE_OFFSET + (pfn << PAGE_SHIFT) + PAGE_SIZE + 64;
 	KUNIT_EXPECT_EQ(test, virt_to_page(p)->flags, 0UL);	/* a zeroed struct page */
 	kfree(p);
-	expect_one_report(test, p, "not an address in the direct map (not from kmalloc)");
+	expect_one_report(test, "kfree", p, "not an address in the direct map (not from kmalloc)");
 	KUNIT_EXPECT_EQ(test, ksize(p), 0UL);
-	expect_one_report(test, p, "not an address in the direct map (not from kmalloc)");
+	expect_one_report(test, "ksize", p, "not an address in the direct map (not from kmalloc)");
 	kmem_cache_free(kmalloc_caches[6], p);
-	expect_one_report(test, p, "not an address in the direct map (not from kmalloc)");
+	expect_one_report(test, "kmem_cache_free", p,
+			  "not an address in the direct map (not from kmalloc)");
 	expect_harmless(test, 3);
 }
 
@@ -170,7 +177,7 @@ static void kfree_inside_a_large_kmalloc(struct kunit *test)
 	memset(p, 0x77, size);
 	for (unsigned int i = 0; i < ARRAY_SIZE(offsets); i++) {
 		kfree(p + offsets[i]);
-		expect_one_report(test, p + offsets[i],
+		expect_one_report(test, "kfree", p + offsets[i],
 				  "inside a large kmalloc block, not at its start");
 	}
 	for (size_t i = 0; i < size; i++)
@@ -188,10 +195,10 @@ static void double_kfree_of_a_large_kmalloc(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	kfree(p);
 	kfree(p);		/* its pages are free, on a per-CPU list or in the buddy lists */
-	expect_one_report(test, p, "");
+	expect_one_report(test, "kfree", p, "");
 	drain_all_pages();
 	kfree(p);		/* and now certainly in the buddy lists, maybe merged */
-	expect_one_report(test, p, "");
+	expect_one_report(test, "kfree", p, "");
 	expect_harmless(test, 2);
 }
 
@@ -204,7 +211,9 @@ static void ksize_and_krealloc_of_bad_pointers(struct kunit *test)
 	struct bad_pointers b;
 	char stack[32];
 
-	kunit_expect_report(test, "BUG: kfree of");
+	kunit_expect_report(test, "BUG: ksize of");
+	kunit_expect_report(test, "BUG: krealloc of");
+	kunit_expect_report(test, "BUG: kfree_sensitive of");
 	KUNIT_ASSERT_NOT_NULL(test, large);
 	KUNIT_ASSERT_NOT_NULL(test, small);
 	memset(large, 0x55, 3 * PAGE_SIZE);
@@ -212,13 +221,13 @@ static void ksize_and_krealloc_of_bad_pointers(struct kunit *test)
 	bad_pointers_get(test, &b, stack);
 	for (unsigned int i = 0; i < ARRAY_SIZE(b.ptrs); i++) {
 		KUNIT_EXPECT_EQ(test, ksize(b.ptrs[i]), 0);
-		expect_one_report(test, b.ptrs[i], b.why[i]);
+		expect_one_report(test, "ksize", b.ptrs[i], b.why[i]);
 		KUNIT_EXPECT_NULL(test, krealloc(b.ptrs[i], 100, GFP_KERNEL));
-		expect_one_report(test, b.ptrs[i], b.why[i]);
+		expect_one_report(test, "krealloc", b.ptrs[i], b.why[i]);
 		KUNIT_EXPECT_NULL(test, krealloc(b.ptrs[i], 100000, GFP_KERNEL));
-		expect_one_report(test, b.ptrs[i], b.why[i]);
+		expect_one_report(test, "krealloc", b.ptrs[i], b.why[i]);
 		kfree_sensitive(b.ptrs[i]);
-		expect_one_report(test, b.ptrs[i], b.why[i]);
+		expect_one_report(test, "kfree_sensitive", b.ptrs[i], b.why[i]);
 		nr += 4;
 	}
 	/* inside a large block or a slab object: a size from there, or a copy, would be wrong */
@@ -227,13 +236,13 @@ static void ksize_and_krealloc_of_bad_pointers(struct kunit *test)
 
 		for (unsigned int i = 0; i < ARRAY_SIZE(inside); i++) {
 			KUNIT_EXPECT_EQ_MSG(test, ksize(inside[i]), 0, "%px", inside[i]);
-			expect_one_report(test, inside[i], "");
+			expect_one_report(test, "ksize", inside[i], "");
 			KUNIT_EXPECT_NULL(test, krealloc(inside[i], 10, GFP_KERNEL));
-			expect_one_report(test, inside[i], "");
+			expect_one_report(test, "krealloc", inside[i], "");
 			KUNIT_EXPECT_NULL(test, krealloc(inside[i], 5 * PAGE_SIZE, GFP_KERNEL));
-			expect_one_report(test, inside[i], "");
+			expect_one_report(test, "krealloc", inside[i], "");
 			kfree_sensitive(inside[i]);
-			expect_one_report(test, inside[i], "");
+			expect_one_report(test, "kfree_sensitive", inside[i], "");
 			nr += 4;
 		}
 	}
