@@ -338,11 +338,17 @@ class Ktap:
         return "with no suite running" if self.started else "before the tests started"
 
 
-def judge(status, ktap, timeout):
-    """Problems with a run as a whole (beyond failed cases), as messages."""
+def judge(status, ktap, timeout, quiet=0):
+    """Problems with a run as a whole (beyond failed cases), as messages.
+    QUIET: the seconds between the last serial line and the end of the run."""
     problems = []
     if status is None:
-        problems.append("TIMEOUT: no end after %ds; hung %s" % (timeout, ktap.where()))
+        # A case still printing when the time ran out was slow, not stuck (page_poison=1
+        # on gigabytes of RAM under TCG, say): say which, and how to wait longer.
+        problems.append("TIMEOUT: no end after %ds; %s %s (%s)"
+                        % (timeout, "hung" if quiet >= 10 else "still running", ktap.where(),
+                           "nothing printed in its last %ds" % quiet if quiet >= 10 else
+                           "it was still printing: TIMEOUT=%d waits longer" % (2 * timeout)))
     elif status == SILENT:
         problems.append("NO OUTPUT: not a byte on the serial port in %ds: the firmware did "
                         "not boot GRUB from the ISO (a machine without a CD-ROM or disk it "
@@ -422,7 +428,7 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
                   % (name, min(timeout, SILENCE_SECONDS), name), flush=True)
             stamps.clear()
     ktap = Ktap(lines)
-    problems = judge(status, ktap, timeout)
+    problems = judge(status, ktap, timeout, round(time.monotonic() - (stamps or [start])[-1]))
     # QEMU itself refused the options (a student's -numa or -machine typo): say what it said.
     # Its warnings ("TCG doesn't support requested feature") are not a refusal.
     refused = [l for l in lines if l.startswith("qemu-system-") and ": warning:" not in l]
