@@ -3,14 +3,20 @@
  * the kernel builds it (the host tests, test_rbtree, check every invariant
  * under the sanitizers; this checks what a user of the tree sees here).
  *
- * A few thousand nodes in a static array, inserted in a scrambled order,
+ * A few thousand nodes in an array, inserted in a scrambled order,
  * half of them erased, some replaced: after each step the tree must walk in
  * order both ways, hold every node once, be no deeper than 2 * log2(n + 1),
  * and answer "the lowest node whose value is at least V" (an augmented
  * query, as the vmap-area allocator asks) exactly as a linear scan does.
+ *
+ * The array (224 KiB) is kvmalloc()ed for each case, not static: GRUB must
+ * find room for the whole image and its .bss on a 6 MiB machine, and every
+ * KiB of .bss a test keeps is one less for suites added from outside
+ * (docs/testing.md, "The smallest machine").
  */
 #include "kunit/test.h"
 #include "lib/rbtree_augmented.h"
+#include "mm/kvmalloc.h"
 
 #define N	4096
 
@@ -29,7 +35,7 @@ static unsigned long knode_value(const struct knode *k)
 
 RB_DECLARE_CALLBACKS_MAX(static, knode_cb, struct knode, rb, unsigned long, max, knode_value);
 
-static struct knode nodes[N];
+static struct knode *nodes;
 
 static void knode_insert(struct rb_root *root, struct knode *k)
 {
@@ -127,13 +133,21 @@ static void check_tree(struct kunit *test, struct rb_root *root)
 
 static int rbtree_test_init(struct kunit *test)
 {
-	(void)test;
+	nodes = kvmalloc_array(N, sizeof(*nodes), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nodes);
 	for (int i = 0; i < N; i++) {
 		/* 2621 is prime to 4096: every key once, in a scrambled order */
 		nodes[i] = (struct knode){ .key = (i * 2621UL) % N,
 					   .value = (i * 7919UL) % 1000 };
 	}
 	return 0;
+}
+
+static void rbtree_test_exit(struct kunit *test)
+{
+	(void)test;
+	kvfree(nodes);
+	nodes = NULL;
 }
 
 static void insert_walk_and_query(struct kunit *test)
@@ -219,6 +233,7 @@ static struct kunit_case lib_rbtree_cases[] = {
 static struct kunit_suite lib_rbtree_suite = {
 	.name = "lib_rbtree",
 	.init = rbtree_test_init,
+	.exit = rbtree_test_exit,
 	.test_cases = lib_rbtree_cases,
 	.strict = true,
 };
