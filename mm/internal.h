@@ -46,6 +46,17 @@ static inline gfp_t might_alloc(gfp_t gfp, void *caller)
 	return gfp;
 }
 
+/*
+ * A node number an allocator was given that is neither NUMA_NO_NODE nor a
+ * node: bad input (bad_node_refused() reports it).  One compare when @nid
+ * is not a constant; none for a constant NUMA_NO_NODE.
+ */
+static inline bool node_id_invalid(int nid)
+{
+	return nid != NUMA_NO_NODE && (unsigned int)nid >= nr_node_ids;
+}
+
+bool bad_node_refused(const char *fn, int nid, gfp_t gfp, const void *caller);
 bool free_pages_check_bad(struct page *page, unsigned int order, void *caller, bool lost_race);
 bool free_pages_addr_check(unsigned long addr, unsigned int order, void *caller);
 void __poison_block(struct page *page, unsigned int order);

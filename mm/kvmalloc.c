@@ -168,6 +168,14 @@ static __always_inline void *kvmalloc_caller(size_t size, gfp_t flags, int node,
 
 	if (unlikely(size > INT_MAX))
 		return kvmalloc_too_large(size, flags, caller);
+	if (unlikely(node_id_invalid(node))) {
+		/* one report, naming kvmalloc_node, not one from each allocator it tries */
+		if (bad_node_refused("kvmalloc_node", node, flags, caller)) {
+			count_vm_event(KVMALLOC_FAIL);
+			return NULL;
+		}
+		node = NUMA_NO_NODE;
+	}
 	slab_flags = kvmalloc_slab_flags(size, flags, policy);
 	this_cpu_write(kvmalloc_slab_gfp, slab_flags);
 	p = __kmalloc_node_track_caller(size, slab_flags, node, (unsigned long)caller);

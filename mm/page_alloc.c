@@ -693,6 +693,32 @@ static __noinline bool alloc_pages_refused(gfp_t gfp, unsigned int order, void *
 	return true;
 }
 
+/**
+ * bad_node_refused - report an allocation on a node that does not exist
+ * @fn: the function that was given @nid, for the report
+ * @nid: the number, neither NUMA_NO_NODE nor below nr_node_ids
+ * @gfp: the caller's flags
+ * @caller: named in the report
+ *
+ * Linux leaves this undefined (a VM_BUG_ON with CONFIG_DEBUG_VM, else an
+ * out-of-bounds NODE_DATA()); here it is reported in one line, unless
+ * __GFP_NOWARN, and decided as a caller would expect: with __GFP_THISNODE
+ * only that node would do, so the allocation fails; without, the memory
+ * comes from the local node, as for NUMA_NO_NODE.
+ *
+ * Context: any.
+ * Return: true if the allocation must fail (__GFP_THISNODE).
+ */
+bool bad_node_refused(const char *fn, int nid, gfp_t gfp, const void *caller)
+{
+	bool refused = gfp & __GFP_THISNODE;
+
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn("%s: node %d does not exist (nr_node_ids %u), caller %pS: %s\n", fn, nid,
+			nr_node_ids, caller, refused ? "failed (__GFP_THISNODE)" : "using the local node");
+	return refused;
+}
+
 /* alloc_pages_node(), naming @caller (not one of our wrappers) in the order warning. */
 static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsigned int order,
 						       void *caller)
@@ -702,8 +728,11 @@ static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsig
 	if (unlikely(order >= alloc_checked_order) && alloc_pages_refused(gfp, order, caller))
 		return NULL;
 	gfp = might_alloc(gfp, caller);
-	if (nid < 0 || nid >= (int)nr_node_ids)
+	if (nid < 0 || nid >= (int)nr_node_ids) {
+		if (nid != NUMA_NO_NODE && bad_node_refused("alloc_pages_node", nid, gfp, caller))
+			return NULL;
 		nid = numa_mem_id();	/* as Linux's alloc_pages_node(NUMA_NO_NODE) */
+	}
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_LOW, nid);
 	if (!page)
 		page = __alloc_pages_slowpath(gfp, order, nid);
@@ -805,8 +834,11 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 	unsigned long filled = 0;
 
 	gfp = might_alloc(gfp, caller);
-	if (nid < 0 || nid >= (int)nr_node_ids)
+	if (nid < 0 || nid >= (int)nr_node_ids) {
+		if (nid != NUMA_NO_NODE && bad_node_refused("alloc_pages_bulk_node", nid, gfp, caller))
+			return 0;
 		nid = numa_mem_id();
+	}
 	/* Fault injection wants every page to go by alloc_pages_refused(): one by one. */
 	if (likely(alloc_checked_order))
 		rmqueue_bulk_pcplist(gfp, nid, nr_pages, page_array);

@@ -901,9 +901,14 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
  */
 void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node)
 {
-	if (node >= (int)nr_node_ids)
+	void *caller = __builtin_return_address(0);
+
+	if (unlikely(node_id_invalid(node))) {
+		if (bad_node_refused("kmem_cache_alloc_node", node, flags, caller))
+			return NULL;
 		node = NUMA_NO_NODE;
-	return slab_alloc_node(s, flags, node, __builtin_return_address(0));
+	}
+	return slab_alloc_node(s, flags, node, caller);
 }
 
 /* kmem_cache_free() of what is not an object of @s: reported (NULL is ignored here). */

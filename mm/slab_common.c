@@ -150,8 +150,11 @@ void *__kmalloc_node(size_t size, gfp_t flags, int node)
  */
 void *__kmalloc_node_track_caller(size_t size, gfp_t flags, int node, unsigned long caller)
 {
-	if (node >= (int)nr_node_ids)
+	if (unlikely(node_id_invalid(node))) {
+		if (bad_node_refused("kmalloc_node", node, flags, (void *)caller))
+			return NULL;
 		node = NUMA_NO_NODE;
+	}
 	return kmalloc_caller(size, flags, node, (void *)caller);
 }
 

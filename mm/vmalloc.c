@@ -480,8 +480,11 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 		align = max(align, PMD_SIZE);
 	}
 	align = max(align, PAGE_SIZE);
-	if (node >= (int)nr_node_ids)
+	if (unlikely(node_id_invalid(node))) {
+		if (bad_node_refused("vmalloc_node", node, gfp, caller))
+			return NULL;
 		node = NUMA_NO_NODE;
+	}
 	vm = kzalloc(sizeof(*vm), gfp & ~__GFP_ZERO);
 	va = vm ? alloc_vmap_area(real_size + PAGE_SIZE, align, gfp) : ERR_PTR(-ENOMEM);
 	if (IS_ERR(va)) {

@@ -29,6 +29,7 @@
 #include "kernel/smp.h"
 #include "lib/errno.h"
 #include "lib/vsprintf.h"
+#include "mm/kvmalloc.h"
 
 static unsigned long node_managed(int nid)
 {
@@ -691,6 +692,68 @@ static void monitor_shows_memoryless_nodes(struct kunit *test)
 	KUNIT_EXPECT_NULL_MSG(test, strstr(log, want), "not every node has memory");
 }
 
+/*
+ * A node number that names no node (nr_node_ids and above, or negative
+ * but not NUMA_NO_NODE) is bad input, on any machine: each allocator says
+ * so in one line that names itself and the caller (not with
+ * __GFP_NOWARN).  With __GFP_THISNODE the allocation fails, since only that
+ * node would do; without, the memory comes from the local node.  It once
+ * quietly meant the local node even under __GFP_THISNODE (found by a suite
+ * written outside the repository).
+ */
+static void nonexistent_node_is_reported(struct kunit *test)
+{
+	const int bad[] = { (int)nr_node_ids, (int)nr_node_ids + 5, MAX_NUMNODES, -2 };
+	static const char *const fns[] = { "alloc_pages_node", "alloc_pages_bulk_node",
+					   "kmem_cache_alloc_node", "kmalloc_node", "kvmalloc_node" };
+	volatile size_t runtime_64 = 64, runtime_3_pages = 3 * PAGE_SIZE;
+	const gfp_t thisnode = GFP_KERNEL | __GFP_THISNODE;
+	struct page *pages[4];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		int nid = bad[i];
+		unsigned long pos = printk_log_pos();
+		struct page *page;
+		const char *log;
+		char line[96];
+		void *p;
+
+		KUNIT_EXPECT_NULL(test, alloc_pages_node(nid, thisnode, 0));
+		KUNIT_EXPECT_EQ(test, alloc_pages_bulk_node(thisnode, nid, 4, pages), 0);
+		KUNIT_EXPECT_NULL(test, kmalloc_node(64, thisnode, nid));	/* a kmalloc cache */
+		KUNIT_EXPECT_NULL(test, kmalloc_node(runtime_64, thisnode, nid));
+		KUNIT_EXPECT_NULL(test, kvmalloc_node(runtime_3_pages, thisnode, nid));
+		log = log_since(pos);
+		KUNIT_EXPECT_EQ(test, count_substr(log, "does not exist"), ARRAY_SIZE(fns));
+		for (unsigned int f = 0; f < ARRAY_SIZE(fns); f++) {
+			snprintf(line, sizeof(line), "%s: node %d does not exist (nr_node_ids %u), "
+				 "caller nonexistent_node_is_reported+", fns[f], nid, nr_node_ids);
+			KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log, line), "%s", line);
+		}
+		KUNIT_EXPECT_EQ(test, count_substr(log, "failed (__GFP_THISNODE)"), ARRAY_SIZE(fns));
+
+		/* without __GFP_THISNODE: the local node's memory, and the same report */
+		pos = printk_log_pos();
+		page = alloc_pages_node(nid, GFP_KERNEL, 0);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		KUNIT_EXPECT_EQ(test, page_to_nid(page), numa_mem_id());
+		__free_pages(page, 0);
+		p = vmalloc_node(runtime_3_pages, nid);
+		KUNIT_EXPECT_NOT_NULL(test, p);
+		vfree(p);
+		log = log_since(pos);
+		KUNIT_EXPECT_EQ(test, count_substr(log, "using the local node"), 2);
+		snprintf(line, sizeof(line), "vmalloc_node: node %d does not exist", nid);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(log, line));
+
+		/* __GFP_NOWARN: the same answer, in silence */
+		pos = printk_log_pos();
+		KUNIT_EXPECT_NULL(test, alloc_pages_node(nid, thisnode | __GFP_NOWARN, 0));
+		KUNIT_EXPECT_NULL(test, kmalloc_node(runtime_64, thisnode | __GFP_NOWARN, nid));
+		KUNIT_EXPECT_EQ(test, printk_log_pos(), pos);
+	}
+}
+
 static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(cpus_know_their_node),
 	KUNIT_CASE(node_states_say_what_each_node_has),
@@ -708,6 +771,7 @@ static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(memoryless_node_allocates_from_nearest),
 	KUNIT_CASE(thisnode_on_a_memoryless_node_fails_at_once),
 	KUNIT_CASE(monitor_shows_memoryless_nodes),
+	KUNIT_CASE(nonexistent_node_is_reported),
 	{}
 };
 static struct kunit_suite numa_suite = {
