@@ -138,8 +138,8 @@ static void read_node_ids(void *result)
 /*
  * Each CPU's node is the SRAT's for its APIC id, seen the same from the
  * CPU itself; its memory node is its own node if that has memory, else
- * the first of its zonelist.  The matrix's numa lines with as many CPUs
- * as nodes put CPU n on node n.
+ * the first of its zonelist.  (Which CPU is on which node is the
+ * machine's choice: -numa may put every CPU on one node, or none on some.)
  */
 static void cpus_know_their_node(struct kunit *test)
 {
@@ -159,8 +159,6 @@ static void cpus_know_their_node(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test, node_state(cpu_to_mem(cpu), N_MEMORY), "CPU %u", cpu);
 		if (node_state(nid, N_MEMORY))
 			KUNIT_EXPECT_EQ_MSG(test, cpu_to_mem(cpu), nid, "CPU %u", cpu);
-		if (num_online_cpus() == nr_node_ids)
-			KUNIT_EXPECT_EQ_MSG(test, nid, (int)cpu, "CPU %u", cpu);
 	}
 }
 
@@ -170,9 +168,16 @@ static void cpus_know_their_node(struct kunit *test)
 
 /*
  * node_distance() is what the firmware's SLIT says for every pair of
- * localities the SRAT made nodes, read here byte by byte; without a SLIT
- * it is 10 for a node to itself and 20 between two.
+ * localities the SRAT made nodes, read here byte by byte; without a SLIT,
+ * or with one the kernel refused (asymmetric, say: QEMU's -numa dist makes
+ * them; bad_slits_are_refused checks each reason), it is 10 for a node to
+ * itself and 20 between two.
  */
+static void ignore_distance(int from, int to, int distance)
+{
+	(void)from, (void)to, (void)distance;
+}
+
 static void distances_are_the_slits(struct kunit *test)
 {
 	const struct acpi_table_header *slit = acpi_find_table("SLIT");
@@ -180,11 +185,11 @@ static void distances_are_the_slits(struct kunit *test)
 	u64 n;
 	int a, b;
 
-	if (!slit) {
+	if (!slit || slit_parse_table(slit, ignore_distance) < 0) {
 		for_each_node(a) {
 			for_each_node(b)
 				KUNIT_EXPECT_EQ_MSG(test, node_distance(a, b), a == b ? 10 : 20,
-						    "no SLIT: nodes %d and %d", a, b);
+						    "no SLIT (or refused): nodes %d and %d", a, b);
 		}
 		return;
 	}
