@@ -326,15 +326,15 @@ touched:
 	KUNIT_EXPECT_EQ(test, nr_free_pages() + taken, pa_ctx.free_before);
 	KUNIT_EXPECT_NULL(test, held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN, 0));
 	KUNIT_EXPECT_NULL(test, held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN | __GFP_DMA, 0));
-	/* only part of each zone's min reserve is left */
+	/* only part of each zone's min reserve is left (all of a reserve of one page) */
 	for_each_node(nid) {
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+			unsigned long min = zone->watermark[WMARK_MIN];
 
 			if (zone_populated(zone))
-				KUNIT_EXPECT_LT_MSG(test, zone_free_pages(zone),
-						    zone->watermark[WMARK_MIN], "zone %s",
-						    zone->name);
+				KUNIT_EXPECT_LT_MSG(test, zone_free_pages(zone), max(min, 2UL),
+						    "zone %s", zone->name);
 		}
 	}
 	expect_all_restored(test);
@@ -519,10 +519,22 @@ static void watermarks_are_ordered(struct kunit *test)
 			if (!zone_populated(zone))
 				continue;
 			KUNIT_EXPECT_GT_MSG(test, wmark[WMARK_MIN], 0, "zone %s", zone->name);
-			KUNIT_EXPECT_LT_MSG(test, wmark[WMARK_MIN], wmark[WMARK_LOW], "zone %s",
-					    zone->name);
-			KUNIT_EXPECT_LT_MSG(test, wmark[WMARK_LOW], wmark[WMARK_HIGH], "zone %s",
-					    zone->name);
+			/*
+			 * The gaps are max(min / 4, managed / 1000), as Linux's: none in a
+			 * zone of under 1,000 pages whose min is under 4 (a NUMA node of
+			 * a few MiB), where the three marks fall together.
+			 */
+			if (wmark[WMARK_MIN] < 4 && zone->managed_pages < 1000) {
+				KUNIT_EXPECT_EQ_MSG(test, wmark[WMARK_LOW], wmark[WMARK_MIN],
+						    "zone %s", zone->name);
+				KUNIT_EXPECT_EQ_MSG(test, wmark[WMARK_HIGH], wmark[WMARK_MIN],
+						    "zone %s", zone->name);
+			} else {
+				KUNIT_EXPECT_LT_MSG(test, wmark[WMARK_MIN], wmark[WMARK_LOW],
+						    "zone %s", zone->name);
+				KUNIT_EXPECT_LT_MSG(test, wmark[WMARK_LOW], wmark[WMARK_HIGH],
+						    "zone %s", zone->name);
+			}
 			KUNIT_EXPECT_LT_MSG(test, wmark[WMARK_HIGH], zone->managed_pages, "zone %s",
 					    zone->name);
 			KUNIT_EXPECT_LE(test, zone->managed_pages, zone->present_pages);
@@ -538,6 +550,9 @@ static void atomic_may_dip_below_min_nowait_may_not(struct kunit *test)
 	struct page *page;
 
 	atomic_mark -= atomic_mark / 4;		/* __GFP_HIGH and ALLOC_HARDER, as in mm/ */
+	if (atomic_mark == min)
+		kunit_skip(test, "zone %s's min watermark is %lu page: no reserve below it for "
+			   "GFP_ATOMIC (a NUMA node of a few MiB)", top->name, min);
 	/* GFP_NOWAIT takes everything down to the min watermark of every zone */
 	held_exhaust(&pa_ctx.held, GFP_NOWAIT | __GFP_NOWARN);
 	KUNIT_EXPECT_LE(test, top->nr_free, min);
