@@ -348,9 +348,9 @@ void kmem_cache_init(void);
 /* mm/slab_common.c */
 void kmalloc_init(void);
 unsigned int kmalloc_index_runtime(size_t size);
-struct page *kmalloc_obj_slab(const char *fn, const void *obj, void *caller);
-void kfree_not_slab(const char *fn, const void *obj, struct page *page, void *caller);
-size_t ksize_caller(const char *fn, const void *objp, void *caller);
+struct page *kmalloc_obj_slab(const void *obj, void *caller, const char *fn);
+void kfree_not_slab(const void *obj, struct page *page, void *caller, const char *fn);
+size_t ksize_caller(const void *objp, void *caller, const char *fn);
 struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, unsigned int size,
 				     unsigned int align, slab_flags_t flags);
 

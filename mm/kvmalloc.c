@@ -268,7 +268,7 @@ static size_t kvmalloc_usable_size(const void *p, const void *caller)
 	struct vm_struct *vm;
 
 	if (!is_vmalloc_addr(p))
-		return ksize_caller("kvrealloc", p, (void *)caller);
+		return ksize_caller(p, (void *)caller, "kvrealloc");
 	vm = find_vm_area(p);
 	if (!vm || vm->addr != p || !(vm->flags & VM_ALLOC)) {
 		pr_err("BUG: kvrealloc(%px) by %pS: not the start of a live vmalloc area\n", p,

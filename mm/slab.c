@@ -918,7 +918,7 @@ static __noinline void wrong_cache(struct kmem_cache *s, const void *obj, void *
 
 	if (!obj)
 		return;
-	slab = kmalloc_obj_slab("kmem_cache_free", obj, caller);	/* reports non-slab memory */
+	slab = kmalloc_obj_slab(obj, caller, "kmem_cache_free");	/* reports non-slab memory */
 	if (!slab)
 		return;
 	pr_err("BUG %s: kmem_cache_free: Wrong slab cache. %s but object %px is from %s "
@@ -969,7 +969,7 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
 	 * if (vmalloc_too && !page && is_vmalloc_addr(objp))
 	 *	vfree(objp);
 	 * else
-	 *	kfree_not_slab(vmalloc_too ? "kvfree" : "kfree", objp, page, caller);
+	 *	kfree_not_slab(objp, page, caller, vmalloc_too ? "kvfree" : "kfree");
 	 */
 	if (likely(page && PageSlab(page)))
 		slab_free(page->slab_cache, page, (void *)objp, caller);
@@ -978,7 +978,7 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
 	else if (vmalloc_too && !page && is_vmalloc_addr(objp))
 		vfree(objp);
 	else
-		kfree_not_slab(vmalloc_too ? "kvfree" : "kfree", objp, page, caller);
+		kfree_not_slab(objp, page, caller, vmalloc_too ? "kvfree" : "kfree");
 	/* END LAB */
 }
 

@@ -168,20 +168,20 @@ static void bad_kfree(const char *fn, const void *obj, void *caller, const char 
 /**
  * kmalloc_obj_slab - the page of the slab (any of its pages: each knows the
  * cache), or the first page of the large kmalloc block, that @obj is in
- * @fn: the function @obj was given to, for the report (kfree, ksize...)
  * @obj: a pointer a caller wants to free or measure
  * @caller: for the report
+ * @fn: the function @obj was given to, for the report (kfree, ksize...)
  *
  * Return: the page, or NULL after a report if @obj is not in slab or
  * large kmalloc memory.
  */
-struct page *kmalloc_obj_slab(const char *fn, const void *obj, void *caller)
+struct page *kmalloc_obj_slab(const void *obj, void *caller, const char *fn)
 {
 	struct page *page = virt_to_slab_checked(obj);
 
 	if (likely(page && (page->flags & (1UL << PG_slab | 1UL << PG_large_kmalloc))))
 		return page;
-	kfree_not_slab(fn, obj, page, caller);
+	kfree_not_slab(obj, page, caller, fn);
 	return NULL;
 }
 
@@ -190,7 +190,7 @@ struct page *kmalloc_obj_slab(const char *fn, const void *obj, void *caller)
  * or a pointer kmalloc() never handed out (reported, naming @fn)
  * @page: the first page of the block @obj is in, or NULL if it is not RAM
  */
-void kfree_not_slab(const char *fn, const void *obj, struct page *page, void *caller)
+void kfree_not_slab(const void *obj, struct page *page, void *caller, const char *fn)
 {
 	if (!page || !pfn_valid(page_to_pfn(page))) {
 		bad_kfree(fn, obj, caller, "not an address in the direct map (not from kmalloc)");
@@ -207,23 +207,23 @@ void kfree_not_slab(const char *fn, const void *obj, struct page *page, void *ca
 
 /**
  * ksize_caller - ksize() for @caller, reporting a bad pointer as given to @fn
- * @fn: the function the caller called: ksize, krealloc, kfree_sensitive,
- *	kvrealloc (mm/kvmalloc.c)
  * @objp: the pointer
  * @caller: named in the report
+ * @fn: the function the caller called: ksize, krealloc, kfree_sensitive,
+ *	kvrealloc (mm/kvmalloc.c)
  *
  * Context: any.
  * Return: as ksize(): 0 for NULL, ZERO_SIZE_PTR, or a pointer that is not
  * the start of what kmalloc() handed out (reported).
  */
-size_t ksize_caller(const char *fn, const void *objp, void *caller)
+size_t ksize_caller(const void *objp, void *caller, const char *fn)
 {
 	struct page *page;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	page = kmalloc_obj_slab(fn, objp, caller);
+	page = kmalloc_obj_slab(objp, caller, fn);
 	if (!page)
 		return 0;
 	if (PageSlab(page)) {
@@ -235,7 +235,7 @@ size_t ksize_caller(const char *fn, const void *objp, void *caller)
 		}
 		size = page->slab_cache->object_size;
 	} else if (unlikely(objp != page_address(page))) {
-		kfree_not_slab(fn, objp, page, caller);	/* reported as kfree() reports it */
+		kfree_not_slab(objp, page, caller, fn);	/* reported as kfree() reports it */
 		return 0;
 	} else {
 		size = PAGE_SIZE << page->private;
@@ -247,7 +247,7 @@ size_t ksize_caller(const char *fn, const void *objp, void *caller)
 /** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
 void kfree_sensitive(const void *objp)
 {
-	size_t size = ksize_caller("kfree_sensitive", objp, __builtin_return_address(0));
+	size_t size = ksize_caller(objp, __builtin_return_address(0), "kfree_sensitive");
 
 	if (!size)
 		return;		/* NULL, ZERO_SIZE_PTR, or a bad pointer (reported) */
@@ -263,7 +263,7 @@ void kfree_sensitive(const void *objp)
  */
 size_t ksize(const void *objp)
 {
-	return ksize_caller("ksize", objp, __builtin_return_address(0));
+	return ksize_caller(objp, __builtin_return_address(0), "ksize");
 }
 
 /**
@@ -293,7 +293,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	}
 	if (ZERO_OR_NULL_PTR(p))
 		return kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
-	ks = ksize_caller("krealloc", p, caller);
+	ks = ksize_caller(p, caller, "krealloc");
 	if (!ks)
 		return NULL;		/* not what kmalloc() handed out: reported */
 	if (new_size <= ks) {
