@@ -712,10 +712,11 @@ static __noinline bool alloc_pages_refused(gfp_t gfp, unsigned int order, void *
 bool bad_node_refused(const char *fn, int nid, gfp_t gfp, const void *caller)
 {
 	bool refused = gfp & __GFP_THISNODE;
+	const char *outcome = refused ? "failed (__GFP_THISNODE)" : "using the local node";
 
 	if (!(gfp & __GFP_NOWARN))
 		pr_warn("%s: node %d does not exist (nr_node_ids %u), caller %pS: %s\n", fn, nid,
-			nr_node_ids, caller, refused ? "failed (__GFP_THISNODE)" : "using the local node");
+			nr_node_ids, caller, outcome);
 	return refused;
 }
 

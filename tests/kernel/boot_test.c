@@ -172,7 +172,8 @@ static void acpi_tables_found(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, boot_info.rsdp_len >= 20, true);
 	/* OVMF under acpi=off still gives an RSDP, listing only its own BGRT */
 	if (!acpi_find_table("FACP") && !acpi_find_table("APIC"))
-		kunit_skip(test, "the firmware's ACPI has no FADT and no MADT (QEMU acpi=off under UEFI?)");
+		kunit_skip(test, "the firmware's ACPI has no FADT and no MADT "
+			   "(QEMU acpi=off under UEFI?)");
 	KUNIT_EXPECT_NOT_NULL(test, acpi_find_table("FACP"));
 	KUNIT_EXPECT_NOT_NULL(test, acpi_find_table("APIC"));
 	KUNIT_EXPECT_NULL(test, acpi_find_table("NONE"));

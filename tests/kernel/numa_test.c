@@ -709,8 +709,10 @@ static void monitor_shows_memoryless_nodes(struct kunit *test)
 static void nonexistent_node_is_reported(struct kunit *test)
 {
 	const int bad[] = { (int)nr_node_ids, (int)nr_node_ids + 5, MAX_NUMNODES, -2 };
-	static const char *const fns[] = { "alloc_pages_node", "alloc_pages_bulk_node",
-					   "kmem_cache_alloc_node", "kmalloc_node", "kvmalloc_node" };
+	static const char *const fns[] = {
+		"alloc_pages_node", "alloc_pages_bulk_node", "kmem_cache_alloc_node",
+		"kmalloc_node", "kvmalloc_node",
+	};
 	volatile size_t runtime_64 = 64, runtime_3_pages = 3 * PAGE_SIZE;
 	const gfp_t thisnode = GFP_KERNEL | __GFP_THISNODE;
 	struct page *pages[4];
