@@ -727,7 +727,8 @@ static void nonexistent_node_is_reported(struct kunit *test)
 
 		KUNIT_EXPECT_NULL(test, alloc_pages_node(nid, thisnode, 0));
 		KUNIT_EXPECT_EQ(test, alloc_pages_bulk_node(thisnode, nid, 4, pages), 0);
-		KUNIT_EXPECT_NULL(test, kmalloc_node(64, thisnode, nid));	/* a kmalloc cache */
+		KUNIT_EXPECT_NULL(test, kmem_cache_alloc_node(kmalloc_caches[kmalloc_index(64)],
+							      thisnode, nid));
 		KUNIT_EXPECT_NULL(test, kmalloc_node(runtime_64, thisnode, nid));
 		KUNIT_EXPECT_NULL(test, kvmalloc_node(runtime_3_pages, thisnode, nid));
 		log = log_since(pos);
