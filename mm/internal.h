@@ -49,11 +49,14 @@ static inline gfp_t might_alloc(gfp_t gfp, void *caller)
 /*
  * A node number an allocator was given that is neither NUMA_NO_NODE nor a
  * node: bad input (bad_node_refused() reports it).  One compare when @nid
- * is not a constant; none for a constant NUMA_NO_NODE.
+ * is not a constant (NUMA_NO_NODE, -1, plus one is 0: never above; a
+ * negative number plus one wraps to far above); none for a constant
+ * NUMA_NO_NODE.  The callers send a bad node to a function of its own, out
+ * of line, so that this check adds no frame to their common path.
  */
 static inline bool node_id_invalid(int nid)
 {
-	return nid != NUMA_NO_NODE && (unsigned int)nid >= nr_node_ids;
+	return (unsigned int)nid + 1 > nr_node_ids;
 }
 
 bool bad_node_refused(const char *fn, int nid, gfp_t gfp, const void *caller);

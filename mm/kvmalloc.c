@@ -155,6 +155,9 @@ static __noinline void *kvmalloc_fallback(size_t size, gfp_t flags, int node,
 	return p;
 }
 
+static void *kvmalloc_bad_node(size_t size, gfp_t flags, int node,
+			       enum kvmalloc_policy policy, const void *caller);
+
 /*
  * Every kvmalloc() that is not inline comes here; @caller is named in
  * vmallocinfo and in slab debugging's records.  The common case (the slab
@@ -168,14 +171,8 @@ static __always_inline void *kvmalloc_caller(size_t size, gfp_t flags, int node,
 
 	if (unlikely(size > INT_MAX))
 		return kvmalloc_too_large(size, flags, caller);
-	if (unlikely(node_id_invalid(node))) {
-		/* one report, naming kvmalloc_node, not one from each allocator it tries */
-		if (bad_node_refused("kvmalloc_node", node, flags, caller)) {
-			count_vm_event(KVMALLOC_FAIL);
-			return NULL;
-		}
-		node = NUMA_NO_NODE;
-	}
+	if (unlikely(node_id_invalid(node)))
+		return kvmalloc_bad_node(size, flags, node, policy, caller);
 	slab_flags = kvmalloc_slab_flags(size, flags, policy);
 	this_cpu_write(kvmalloc_slab_gfp, slab_flags);
 	p = __kmalloc_node_track_caller(size, slab_flags, node, (unsigned long)caller);
@@ -184,6 +181,20 @@ static __always_inline void *kvmalloc_caller(size_t size, gfp_t flags, int node,
 		return p;
 	}
 	return kvmalloc_fallback(size, flags, node, policy, caller);
+}
+
+/*
+ * kvmalloc_node() of a node that does not exist: one report, naming
+ * kvmalloc_node, not one from each allocator it tries; then as NUMA_NO_NODE.
+ */
+static __noinline void *kvmalloc_bad_node(size_t size, gfp_t flags, int node,
+					  enum kvmalloc_policy policy, const void *caller)
+{
+	if (bad_node_refused("kvmalloc_node", node, flags, caller)) {
+		count_vm_event(KVMALLOC_FAIL);
+		return NULL;
+	}
+	return kvmalloc_caller(size, flags, NUMA_NO_NODE, policy, caller);
 }
 
 /**

@@ -729,10 +729,13 @@ static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsig
 	if (unlikely(order >= alloc_checked_order) && alloc_pages_refused(gfp, order, caller))
 		return NULL;
 	gfp = might_alloc(gfp, caller);
-	if (unlikely(node_id_invalid(nid)) && bad_node_refused("alloc_pages_node", nid, gfp, caller))
-		return NULL;
-	if ((unsigned int)nid >= nr_node_ids)
-		nid = numa_mem_id();	/* NUMA_NO_NODE (or a bad node): the local node, as Linux */
+	if (nid == NUMA_NO_NODE) {
+		nid = numa_mem_id();	/* the local node, as Linux */
+	} else if (unlikely((unsigned int)nid >= nr_node_ids)) {
+		if (bad_node_refused("alloc_pages_node", nid, gfp, caller))
+			return NULL;
+		nid = numa_mem_id();
+	}
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_LOW, nid);
 	if (!page)
 		page = __alloc_pages_slowpath(gfp, order, nid);
@@ -834,11 +837,13 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 	unsigned long filled = 0;
 
 	gfp = might_alloc(gfp, caller);
-	if (unlikely(node_id_invalid(nid)) &&
-	    bad_node_refused("alloc_pages_bulk_node", nid, gfp, caller))
-		return 0;
-	if ((unsigned int)nid >= nr_node_ids)
-		nid = numa_mem_id();	/* NUMA_NO_NODE, or a bad node without __GFP_THISNODE */
+	if (nid == NUMA_NO_NODE) {
+		nid = numa_mem_id();	/* the local node, as Linux */
+	} else if (unlikely((unsigned int)nid >= nr_node_ids)) {
+		if (bad_node_refused("alloc_pages_bulk_node", nid, gfp, caller))
+			return 0;
+		nid = numa_mem_id();
+	}
 	/* Fault injection wants every page to go by alloc_pages_refused(): one by one. */
 	if (likely(alloc_checked_order))
 		rmqueue_bulk_pcplist(gfp, nid, nr_pages, page_array);

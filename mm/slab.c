@@ -891,6 +891,15 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
 	return slab_alloc_node(s, flags, NUMA_NO_NODE, __builtin_return_address(0));
 }
 
+/* kmem_cache_alloc_node() of a node that does not exist: reported, then as NUMA_NO_NODE */
+static __noinline void *cache_alloc_bad_node(struct kmem_cache *s, gfp_t flags, int node,
+					     void *caller)
+{
+	if (bad_node_refused("kmem_cache_alloc_node", node, flags, caller))
+		return NULL;
+	return slab_alloc_node(s, flags, NUMA_NO_NODE, caller);
+}
+
 /**
  * kmem_cache_alloc_node - an object from cache @s, on node @node
  * @node: NUMA_NO_NODE for any (this CPU's sheaves first); else that node's
@@ -903,11 +912,8 @@ void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node)
 {
 	void *caller = __builtin_return_address(0);
 
-	if (unlikely(node_id_invalid(node))) {
-		if (bad_node_refused("kmem_cache_alloc_node", node, flags, caller))
-			return NULL;
-		node = NUMA_NO_NODE;
-	}
+	if (unlikely(node_id_invalid(node)))
+		return cache_alloc_bad_node(s, flags, node, caller);
 	return slab_alloc_node(s, flags, node, caller);
 }
 

@@ -143,6 +143,14 @@ void *__kmalloc_node(size_t size, gfp_t flags, int node)
 					   (unsigned long)__builtin_return_address(0));
 }
 
+/* kmalloc_node() of a node that does not exist: reported, then as NUMA_NO_NODE */
+static __noinline void *kmalloc_bad_node(size_t size, gfp_t flags, int node, void *caller)
+{
+	if (bad_node_refused("kmalloc_node", node, flags, caller))
+		return NULL;
+	return kmalloc_caller(size, flags, NUMA_NO_NODE, caller);
+}
+
 /**
  * __kmalloc_node_track_caller - __kmalloc_node() that names @caller as the
  * allocator (in slab debugging's records and in reports), for wrappers such
@@ -150,11 +158,8 @@ void *__kmalloc_node(size_t size, gfp_t flags, int node)
  */
 void *__kmalloc_node_track_caller(size_t size, gfp_t flags, int node, unsigned long caller)
 {
-	if (unlikely(node_id_invalid(node))) {
-		if (bad_node_refused("kmalloc_node", node, flags, (void *)caller))
-			return NULL;
-		node = NUMA_NO_NODE;
-	}
+	if (unlikely(node_id_invalid(node)))
+		return kmalloc_bad_node(size, flags, node, (void *)caller);
 	return kmalloc_caller(size, flags, node, (void *)caller);
 }
 
