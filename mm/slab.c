@@ -60,6 +60,7 @@
 #include "mm/shrinker.h"
 #include "mm/kvmalloc.h"
 #include "mm/vmstat.h"
+#include "arch/x86_64/restart.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -623,8 +624,7 @@ pop:
 
 /*
  * Free when this CPU's main sheaf is full (or is the bootstrap sheaf).
- * Interrupts are off (@flags saved by the caller), and stay off: nothing
- * here may sleep.  The spare if it is empty; else trade main at the barn
+ * Interrupts are off (the caller's), and stay off: nothing here may sleep.  The spare if it is empty; else trade main at the barn
  * for an empty sheaf; else empty main into the slabs.
  */
 static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs, void *obj)
@@ -661,6 +661,70 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 	}
 	*pcs->top++ = obj;
 	/* END LAB */
+}
+
+/* ---------------------------------------------------------------- the fast paths */
+
+/*
+ * sheaf_pop - take the top object of @pcs's main sheaf (this CPU's) into
+ * *@objp; false if main is empty
+ *
+ * A restartable sequence (arch/x86_64/restart.h) instead of interrupts off
+ * around it: an interrupt handler on this CPU may pop or push meanwhile,
+ * so if one comes before the store of the new top (the commit), the pop
+ * starts again from the load of top.  Interrupts on or off: either is fine.
+ */
+static __always_inline bool sheaf_pop(struct slub_percpu_sheaves *pcs, void **objp)
+{
+	void **top;
+	void *obj;
+
+	asm volatile goto("1:	mov %c[top](%[pcs]), %[slot]\n"
+		 "	cmp %c[base](%[pcs]), %[slot]\n"
+		 "	je %l[empty]\n"
+		 "	mov -8(%[slot]), %[obj]\n"
+		 "	sub $8, %[slot]\n"
+		 "	mov %[slot], %c[top](%[pcs])\n"	/* the commit */
+		 "2:\n"
+		 RESTART_SEQUENCE("1b", "2b")
+		 : [obj] "=&r"(obj), [slot] "=&r"(top)
+		 : [pcs] "r"(pcs), [top] "i"(offsetof(struct slub_percpu_sheaves, top)),
+		   [base] "i"(offsetof(struct slub_percpu_sheaves, base))
+		 : "memory", "cc"
+		 : empty);
+	*objp = obj;
+	return true;
+empty:
+	return false;
+}
+
+/*
+ * sheaf_push - put @obj on top of @pcs's main sheaf (this CPU's); false if
+ * main is full.  Restartable as sheaf_pop(): @obj may be written to the
+ * slot above top and the sequence then restarted, which only writes it
+ * again where top then is (nobody reads a slot above top).
+ */
+static __always_inline bool sheaf_push(struct slub_percpu_sheaves *pcs, void *obj)
+{
+	void **top;
+
+	asm volatile goto("1:	mov %c[top](%[pcs]), %[slot]\n"
+		 "	cmp %c[end](%[pcs]), %[slot]\n"
+		 "	je %l[full]\n"
+		 "	mov %[obj], (%[slot])\n"
+		 "	add $8, %[slot]\n"
+		 "	mov %[slot], %c[top](%[pcs])\n"	/* the commit */
+		 "2:\n"
+		 RESTART_SEQUENCE("1b", "2b")
+		 : [slot] "=&r"(top)
+		 : [pcs] "r"(pcs), [obj] "r"(obj),
+		   [top] "i"(offsetof(struct slub_percpu_sheaves, top)),
+		   [end] "i"(offsetof(struct slub_percpu_sheaves, end))
+		 : "memory", "cc"
+		 : full);
+	return true;
+full:
+	return false;
 }
 
 /* ---------------------------------------------------------------- the paths */
@@ -714,9 +778,9 @@ static __noinline void *zero_object(struct kmem_cache *s, void *obj)
 
 /*
  * slab_alloc_node - the allocation path every kmem_cache_alloc*() and
- * kmalloc*() takes.  The fast path is a pop from this CPU's main sheaf,
- * with interrupts off for the few instructions that touch it; anything
- * else is out of line.
+ * kmalloc*() takes.  The fast path is a pop from this CPU's main sheaf, a
+ * restartable sequence that needs no interrupts off (sheaf_pop());
+ * anything else is out of line.
  */
 static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node,
 					     void *caller)
@@ -727,9 +791,6 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	 *	gfp = might_alloc(gfp, caller);
 	 * return slab_alloc_slow(s, gfp, node, caller);
 	 */
-	struct slub_percpu_sheaves *pcs;
-	unsigned long flags;
-	void **top;
 	void *obj;
 
 	if (CONFIG_DEBUG_VM)
@@ -737,16 +798,8 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	if (unlikely((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES | SLAB_FAILSLAB)) ||
 		     node != NUMA_NO_NODE))
 		return slab_alloc_slow(s, gfp, node, caller);
-	local_irq_save(flags);
-	pcs = this_cpu_ptr(s->cpu_sheaves);
-	top = pcs->top;
-	if (unlikely(top == pcs->base)) {
-		local_irq_restore(flags);
+	if (unlikely(!sheaf_pop(this_cpu_ptr(s->cpu_sheaves), &obj)))
 		return slab_alloc_slow(s, gfp, node, caller);
-	}
-	obj = *--top;
-	pcs->top = top;
-	local_irq_restore(flags);
 	clear_free_mark(s, obj);
 	obj = kasan_slab_alloc(s, obj);
 	if (unlikely(gfp & __GFP_ZERO))
@@ -782,10 +835,21 @@ static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *
 	slab_bug(s, "Object %px freed twice (by %pS)", obj, caller);
 }
 
-/* With interrupts off (@flags saved): main is full, or the bootstrap sheaf. */
-static __noinline void free_slow(struct kmem_cache *s, void *obj, unsigned long flags)
+/*
+ * Main was full (or is the bootstrap sheaf) when sheaf_push() looked; an
+ * interrupt handler may have popped from it since.
+ */
+static __noinline void free_slow(struct kmem_cache *s, void *obj)
 {
-	free_to_new_sheaf(s, this_cpu_ptr(s->cpu_sheaves), obj);
+	struct slub_percpu_sheaves *pcs;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	if (pcs->top != pcs->end)
+		*pcs->top++ = obj;
+	else
+		free_to_new_sheaf(s, pcs, obj);
 	local_irq_restore(flags);
 }
 
@@ -805,10 +869,6 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	 * }
 	 * free_to_slab(s, slab, obj, caller);
 	 */
-	struct slub_percpu_sheaves *pcs;
-	unsigned long flags;
-	void **top;
-
 	if (unlikely(cache_skips_sheaves(s))) {
 		free_to_slab(s, slab, obj, caller);
 		return;
@@ -817,16 +877,8 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 		freed_twice(s, obj, caller);
 		return;
 	}
-	local_irq_save(flags);
-	pcs = this_cpu_ptr(s->cpu_sheaves);
-	top = pcs->top;
-	if (unlikely(top == pcs->end)) {
-		free_slow(s, obj, flags);
-		return;
-	}
-	*top = obj;
-	pcs->top = top + 1;
-	local_irq_restore(flags);
+	if (unlikely(!sheaf_push(this_cpu_ptr(s->cpu_sheaves), obj)))
+		free_slow(s, obj);
 	/* END LAB */
 }
 

@@ -37,6 +37,7 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[SLAB_ERRORS] = "slab_errors",
 	[SLAB_BAD_FREE] = "slab_bad_free",
 	[SLAB_SHRINK_PAGES] = "slab_shrink_pages",
+	[SLAB_SHEAF_RESTART] = "slab_sheaf_restart",
 	[KMALLOC_LARGE] = "kmalloc_large",
 	[VMALLOC_LAZY_PURGE] = "vmalloc_lazy_purge",
 	[VMALLOC_PURGED_PAGES] = "vmalloc_purged_pages",

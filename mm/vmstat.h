@@ -37,6 +37,7 @@ enum vm_event_item {
 	SLAB_ERRORS,		/* slab reports: corruption, double free, bad pointer (ours) */
 	SLAB_BAD_FREE,		/* kfree()/kmem_cache_free() of memory they do not own (ours) */
 	SLAB_SHRINK_PAGES,	/* pages the slab shrinker gave back (ours) */
+	SLAB_SHEAF_RESTART,	/* sheaf pushes and pops an interrupt restarted (ours) */
 	KMALLOC_LARGE,		/* kmalloc()s served by whole pages (ours) */
 	VMALLOC_LAZY_PURGE,	/* lazy purges: one TLB shootdown each (ours) */
 	VMALLOC_PURGED_PAGES,	/* pages whose translations a purge flushed (ours) */

@@ -4,12 +4,16 @@
  * All 256 gates point at the stubs of isr.asm, which call do_interrupt().
  * Vectors 0..31 are CPU exceptions and go to the trap code; the others are
  * device or inter-processor interrupts whose handlers are registered with
- * set_interrupt_handler().  One table serves every CPU.
+ * set_interrupt_handler().  One table serves every CPU.  Before an
+ * interrupt's handler runs, an interrupted restartable sequence is moved
+ * back to its start (arch/x86_64/restart.h).
  */
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/pic.h"
+#include "arch/x86_64/restart.h"
+#include "mm/vmstat.h"
 #include "kernel/hardirq.h"
 #include "kernel/printk.h"
 
@@ -35,6 +39,10 @@ static struct idt_gate idt[NR_VECTORS] __aligned(16);
 static irq_handler_t handlers[NR_VECTORS];
 DEFINE_PER_CPU(unsigned int, hardirq_count);
 
+extern const struct restart_sequence __start_restart_table[], __stop_restart_table[];
+/* From the lowest start to the highest end of all sequences: most interrupts look no further. */
+static unsigned long restart_lowest, restart_span;
+
 static void set_gate(unsigned int vector, u64 addr, u8 ist)
 {
 	idt[vector] = (struct idt_gate) {
@@ -50,11 +58,19 @@ static void set_gate(unsigned int vector, u64 addr, u8 ist)
 /** idt_init - fill the IDT; exceptions that may hit a bad stack get IST stacks */
 void idt_init(void)
 {
+	unsigned long highest = 0;
+
 	for (unsigned int v = 0; v < NR_VECTORS; v++)
 		set_gate(v, isr_stub_table[v], 0);
 	idt[X86_TRAP_DF].ist = IST_DOUBLE_FAULT;
 	idt[X86_TRAP_NMI].ist = IST_NMI;
 	idt[X86_TRAP_MC].ist = IST_MACHINE_CHECK;
+	restart_lowest = ~0UL;
+	for (const struct restart_sequence *r = __start_restart_table; r < __stop_restart_table; r++) {
+		restart_lowest = min(restart_lowest, r->start);
+		highest = max(highest, r->end);
+	}
+	restart_span = highest - restart_lowest;
 }
 
 /** idt_load - make the calling CPU use the IDT */
@@ -79,6 +95,26 @@ void set_interrupt_handler(unsigned int vector, irq_handler_t handler)
 	handlers[vector] = handler;
 }
 
+/*
+ * An interrupt came in the middle of a restartable sequence (before its
+ * commit): it will start again when the interrupt returns, so that it reads
+ * what the handler may change.
+ */
+static void restart_interrupted_sequence(struct pt_regs *regs)
+{
+	unsigned long ip = regs->rip;
+
+	if (ip - restart_lowest >= restart_span)
+		return;
+	for (const struct restart_sequence *r = __start_restart_table; r < __stop_restart_table; r++) {
+		if (ip - r->start < r->end - r->start) {
+			regs->rip = r->start;
+			count_vm_event(SLAB_SHEAF_RESTART);	/* the slab's are the only ones */
+			return;
+		}
+	}
+}
+
 /* Called from isr_common for every interrupt and exception. */
 void do_interrupt(struct pt_regs *regs);
 void do_interrupt(struct pt_regs *regs)
@@ -89,6 +125,7 @@ void do_interrupt(struct pt_regs *regs)
 		do_exception(regs);
 		return;
 	}
+	restart_interrupted_sequence(regs);
 	irq_enter();
 	if (handlers[v])
 		handlers[v](regs);
