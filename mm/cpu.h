@@ -6,8 +6,9 @@
  * is running, per-CPU variables (DEFINE_PER_CPU, this_cpu_ptr, per_cpu_ptr
  * and the dynamic part of the per-CPU areas that mm/percpu.c hands out),
  * cross-CPU calls and deferred work, the direct map (__va/__pa), the
- * struct page array (vmemmap), page sizes and the callers on the stack
- * (stack_trace_save(), for fault injection's caller= filter).  In the
+ * struct page array (vmemmap), page sizes, the callers on the stack
+ * (stack_trace_save(), for fault injection's caller= filter) and
+ * restartable sequences (RESTART_SEQUENCE(), for the slab's sheaves).  In the
  * kernel it is the real thing (arch/x86_64 and kernel/); built with
  * -DMM_HOSTED for the host tests it is tests/host/mm_host.h, which
  * provides the same names over a block of ordinary memory pretending to
@@ -32,6 +33,7 @@
 #include "arch/x86_64/kasan.h"
 #include "arch/x86_64/page.h"
 #include "arch/x86_64/pgtable.h"
+#include "arch/x86_64/restart.h"
 #include "arch/x86_64/stacktrace.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/traps.h"

@@ -60,7 +60,6 @@
 #include "mm/shrinker.h"
 #include "mm/kvmalloc.h"
 #include "mm/vmstat.h"
-#include "arch/x86_64/restart.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -168,6 +168,13 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 		host_irqs_off = (flags);				\
 	} while (0)
 
+/*
+ * Restartable sequences (arch/x86_64/restart.h): the kernel's table entry;
+ * a host program has no interrupts, so nothing ever restarts one and no
+ * table is needed.
+ */
+#define RESTART_SEQUENCE(start, end)	""
+
 /* ---------------------------------------------------------------- spinlocks */
 
 typedef struct {
