@@ -385,6 +385,7 @@ class Run:
         self.suite_failures = sorted(ktap.suite_problems.items())
         self.passed, self.skipped = ktap.count("ok"), ktap.count("skip")
         self.failed = len(self.failures) + len(self.suite_failures) + (1 if problems else 0)
+        self.lines = []     # the serial lines, set by the run that made it
 
     def summary(self):
         return "%d passed, %d failed, %d skipped" % (self.passed, self.failed, self.skipped)
@@ -434,17 +435,20 @@ def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=
     # Its warnings ("TCG doesn't support requested feature") are not a refusal.
     refused = [l for l in lines if l.startswith("qemu-system-") and ": warning:" not in l]
     if refused and not ktap.started:
-        problems = [p for p in problems if not p.startswith("CRASH")]    # nothing crashed
+        # nothing crashed, and that no KTAP came goes without saying
+        problems = [p for p in problems if not p.startswith(("CRASH", "NO KTAP"))]
         problems.insert(0, "QEMU refused to run: " + refused[0])
     boot_failed = [l for l in lines if BOOT_FAILURE.match(l)]
     if boot_failed and not ktap.started:
-        problems = [p for p in problems if not p.startswith("TIMEOUT")]   # it stopped early
+        # it stopped early, before any KTAP, for the reason given
+        problems = [p for p in problems if not p.startswith(("TIMEOUT", "NO KTAP"))]
         problems.insert(0, "BOOT FAILED before the kernel ran: " + boot_failed[0].strip() +
                         (" (under UEFI, OVMF and GRUB need about 64 MiB)" if uefi else
                          " (under BIOS: the machine is too small for GRUB and this kernel)"))
     refused_cpu = [l for l in lines if CPU_REFUSED.match(l)]
     if refused_cpu and not ktap.started:
-        problems = [p for p in problems if not p.startswith("TIMEOUT")]   # it stopped early
+        # it stopped early, before any KTAP, for the reason given
+        problems = [p for p in problems if not p.startswith(("TIMEOUT", "NO KTAP"))]
         problems.insert(0, "BOOT FAILED: the kernel cannot run on this CPU: " +
                         refused_cpu[0].strip())
     run = Run(name, ktap, problems, time.monotonic() - start)
@@ -480,6 +484,11 @@ def skip_lines(run, most=4):
     for reason, names in by_reason.items():
         more = " and %d more" % (len(names) - most) if len(names) > most else ""
         lines.append("SKIPPED (%s): %s%s" % (reason, ", ".join(names[:most]), more))
+    # "needs 2 CPUs" on a machine given -smp 2: say why only one came up
+    no_madt = any(l.startswith("ACPI: no MADT; assuming one CPU") for l in run.lines)
+    if no_madt and any(re.match(r"needs \d+ CPUs", r) for r in by_reason):
+        lines.append("(one CPU because the kernel found no ACPI MADT, which lists the others: "
+                     "-machine ...,acpi=off or -no-acpi leaves them unseen)")
     return lines
 
 
@@ -690,25 +699,25 @@ SELFTESTS = [
      TOO_SMALL_UEFI, 120,
      lambda r, text: r.problems and r.problems[0].startswith(
          "BOOT FAILED before the kernel ran: error: out of memory.") and
-     not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
+     not any(p.startswith(("TIMEOUT", "NO KTAP")) for p in r.problems) and r.seconds < 60),
     ("a machine too small for GRUB under BIOS: iso/grub.cfg's line on the serial port ends "
      "the run at once",
      TOO_SMALL_BIOS, 120,
      lambda r, text: bool(r.problems) and r.problems[0].startswith(
          "BOOT FAILED before the kernel ran: error: GRUB could not load the kernel") and
-     not any(p.startswith(("TIMEOUT", "QEMU refused")) for p in r.problems) and
+     not any(p.startswith(("TIMEOUT", "QEMU refused", "NO KTAP")) for p in r.problems) and
      r.seconds < 60),
     ("a CPU without long mode: the kernel's line saying so ends the run at once",
      NO_LONG_MODE, 120,
      lambda r, text: bool(r.problems) and r.problems[0] ==
      "BOOT FAILED: the kernel cannot run on this CPU: boot: this CPU cannot run 64-bit code "
      "(no long mode); try qemu-system-x86_64 -cpu qemu64" and
-     not any(p.startswith("TIMEOUT") for p in r.problems) and r.seconds < 60),
+     not any(p.startswith(("TIMEOUT", "NO KTAP")) for p in r.problems) and r.seconds < 60),
     ("options QEMU refuses fail the run with QEMU's own words, and no false CRASH",
      QEMU_REFUSES, 60,
      lambda r, text: bool(r.problems) and r.problems[0].startswith(
          "QEMU refused to run: qemu-system-x86_64: unsupported machine type") and
-     not any(p.startswith(("CRASH", "TIMEOUT")) for p in r.problems)),
+     not any(p.startswith(("CRASH", "TIMEOUT", "NO KTAP")) for p in r.problems)),
     ("a -serial mon:stdio of the student's own runs the tests (QEMU refused two claims on "
      "stdio)",
      SERIAL_ON_STDIO, 60,
