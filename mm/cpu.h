@@ -7,8 +7,9 @@
  * and the dynamic part of the per-CPU areas that mm/percpu.c hands out),
  * cross-CPU calls and deferred work, the direct map (__va/__pa), the
  * struct page array (vmemmap), page sizes, the callers on the stack
- * (stack_trace_save(), for fault injection's caller= filter) and
- * restartable sequences (RESTART_SEQUENCE(), for the slab's sheaves).  In the
+ * (stack_trace_save(), for fault injection's caller= filter) and the
+ * push and pop of a per-CPU stack that an interrupt restarts instead of
+ * corrupting (percpu_stack_push()/_pop(), for the slab's sheaves).  In the
  * kernel it is the real thing (arch/x86_64 and kernel/); built with
  * -DMM_HOSTED for the host tests it is tests/host/mm_host.h, which
  * provides the same names over a block of ordinary memory pretending to

@@ -9,8 +9,8 @@
  *
  *   CPU    main  [o o o o o . . .]   a sheaf: an array of free objects.
  *          spare [o o o o o o o o]   kmalloc pops from main, kfree pushes
- *            |                       to it: no lock, interrupts off for a
- *            |  full/empty sheaves   few instructions, nothing shared.
+ *            |                       to it: no lock, no interrupts off (an
+ *            |  full/empty sheaves   interrupt restarts a push or pop).
  *            v
  *   node   barn  full: [s][s]  empty: [s][s]     whole sheaves traded under
  *            |                                   the barn's lock
@@ -562,7 +562,7 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
 	if (pcs->top != pcs->base)
-		goto pop;	/* SLAB_FAILSLAB sent it here, after its hook */
+		goto pop;	/* SLAB_FAILSLAB's hook sent it here, or a handler refilled main */
 	if (pcs->spare && pcs->spare->size) {
 		old = main_sheaf(pcs);
 		set_main(pcs, pcs->spare);
@@ -623,8 +623,9 @@ pop:
 
 /*
  * Free when this CPU's main sheaf is full (or is the bootstrap sheaf).
- * Interrupts are off (the caller's), and stay off: nothing here may sleep.  The spare if it is empty; else trade main at the barn
- * for an empty sheaf; else empty main into the slabs.
+ * free_slow() has turned interrupts off, and they stay off: nothing here
+ * may sleep.  The spare if it is empty; else trade main at the barn for an
+ * empty sheaf; else empty main into the slabs.
  */
 static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs, void *obj)
 {
@@ -660,70 +661,6 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 	}
 	*pcs->top++ = obj;
 	/* END LAB */
-}
-
-/* ---------------------------------------------------------------- the fast paths */
-
-/*
- * sheaf_pop - take the top object of @pcs's main sheaf (this CPU's) into
- * *@objp; false if main is empty
- *
- * A restartable sequence (arch/x86_64/restart.h) instead of interrupts off
- * around it: an interrupt handler on this CPU may pop or push meanwhile,
- * so if one comes before the store of the new top (the commit), the pop
- * starts again from the load of top.  Interrupts on or off: either is fine.
- */
-static __always_inline bool sheaf_pop(struct slub_percpu_sheaves *pcs, void **objp)
-{
-	void **top;
-	void *obj;
-
-	asm volatile goto("1:	mov %c[top](%[pcs]), %[slot]\n"
-		 "	cmp %c[base](%[pcs]), %[slot]\n"
-		 "	je %l[empty]\n"
-		 "	mov -8(%[slot]), %[obj]\n"
-		 "	sub $8, %[slot]\n"
-		 "	mov %[slot], %c[top](%[pcs])\n"	/* the commit */
-		 "2:\n"
-		 RESTART_SEQUENCE("1b", "2b")
-		 : [obj] "=&r"(obj), [slot] "=&r"(top)
-		 : [pcs] "r"(pcs), [top] "i"(offsetof(struct slub_percpu_sheaves, top)),
-		   [base] "i"(offsetof(struct slub_percpu_sheaves, base))
-		 : "memory", "cc"
-		 : empty);
-	*objp = obj;
-	return true;
-empty:
-	return false;
-}
-
-/*
- * sheaf_push - put @obj on top of @pcs's main sheaf (this CPU's); false if
- * main is full.  Restartable as sheaf_pop(): @obj may be written to the
- * slot above top and the sequence then restarted, which only writes it
- * again where top then is (nobody reads a slot above top).
- */
-static __always_inline bool sheaf_push(struct slub_percpu_sheaves *pcs, void *obj)
-{
-	void **top;
-
-	asm volatile goto("1:	mov %c[top](%[pcs]), %[slot]\n"
-		 "	cmp %c[end](%[pcs]), %[slot]\n"
-		 "	je %l[full]\n"
-		 "	mov %[obj], (%[slot])\n"
-		 "	add $8, %[slot]\n"
-		 "	mov %[slot], %c[top](%[pcs])\n"	/* the commit */
-		 "2:\n"
-		 RESTART_SEQUENCE("1b", "2b")
-		 : [slot] "=&r"(top)
-		 : [pcs] "r"(pcs), [obj] "r"(obj),
-		   [top] "i"(offsetof(struct slub_percpu_sheaves, top)),
-		   [end] "i"(offsetof(struct slub_percpu_sheaves, end))
-		 : "memory", "cc"
-		 : full);
-	return true;
-full:
-	return false;
 }
 
 /* ---------------------------------------------------------------- the paths */
@@ -778,8 +715,10 @@ static __noinline void *zero_object(struct kmem_cache *s, void *obj)
 /*
  * slab_alloc_node - the allocation path every kmem_cache_alloc*() and
  * kmalloc*() takes.  The fast path is a pop from this CPU's main sheaf, a
- * restartable sequence that needs no interrupts off (sheaf_pop());
- * anything else is out of line.
+ * restartable sequence that needs no interrupts off (percpu_stack_pop(),
+ * arch/x86_64/restart.h: an interrupt that comes in the middle, and may
+ * use the sheaf itself, makes it start again); anything else is out of
+ * line.
  */
 static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node,
 					     void *caller)
@@ -790,6 +729,7 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	 *	gfp = might_alloc(gfp, caller);
 	 * return slab_alloc_slow(s, gfp, node, caller);
 	 */
+	struct slub_percpu_sheaves *pcs;
 	void *obj;
 
 	if (CONFIG_DEBUG_VM)
@@ -797,7 +737,8 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	if (unlikely((s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES | SLAB_FAILSLAB)) ||
 		     node != NUMA_NO_NODE))
 		return slab_alloc_slow(s, gfp, node, caller);
-	if (unlikely(!sheaf_pop(this_cpu_ptr(s->cpu_sheaves), &obj)))
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	if (unlikely(!percpu_stack_pop(&pcs->top, &pcs->base, &obj)))
 		return slab_alloc_slow(s, gfp, node, caller);
 	clear_free_mark(s, obj);
 	obj = kasan_slab_alloc(s, obj);
@@ -835,7 +776,7 @@ static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *
 }
 
 /*
- * Main was full (or is the bootstrap sheaf) when sheaf_push() looked; an
+ * Main was full (or is the bootstrap sheaf) when do_slab_free() looked; an
  * interrupt handler may have popped from it since.
  */
 static __noinline void free_slow(struct kmem_cache *s, void *obj)
@@ -868,6 +809,8 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	 * }
 	 * free_to_slab(s, slab, obj, caller);
 	 */
+	struct slub_percpu_sheaves *pcs;
+
 	if (unlikely(cache_skips_sheaves(s))) {
 		free_to_slab(s, slab, obj, caller);
 		return;
@@ -876,8 +819,9 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 		freed_twice(s, obj, caller);
 		return;
 	}
-	if (unlikely(!sheaf_push(this_cpu_ptr(s->cpu_sheaves), obj)))
-		free_slow(s, obj);
+	pcs = this_cpu_ptr(s->cpu_sheaves);
+	if (unlikely(!percpu_stack_push(&pcs->top, &pcs->end, obj)))
+		free_slow(s, obj);	/* restartable as the pop in slab_alloc_node() */
 	/* END LAB */
 }
 

@@ -55,7 +55,11 @@ static void set_gate(unsigned int vector, u64 addr, u8 ist)
 	};
 }
 
-/** idt_init - fill the IDT; exceptions that may hit a bad stack get IST stacks */
+/**
+ * idt_init - fill the IDT; exceptions that may hit a bad stack get IST
+ * stacks.  Also finds the range the restartable sequences lie in, which
+ * most interrupts then need look no further than.
+ */
 void idt_init(void)
 {
 	unsigned long highest = 0;
@@ -95,24 +99,33 @@ void set_interrupt_handler(unsigned int vector, irq_handler_t handler)
 	handlers[vector] = handler;
 }
 
-/*
- * An interrupt came in the middle of a restartable sequence (before its
- * commit): it will start again when the interrupt returns, so that it reads
- * what the handler may change.
+/**
+ * restart_interrupted_sequence - start again a restartable sequence that an
+ * interrupt came into (arch/x86_64/restart.h)
+ * @regs: the interrupted registers; @regs->rip moves back to the start of
+ *	  the sequence it is inside of, if any
+ *
+ * Inside means after the first instruction (an interrupt there has undone
+ * nothing) and up to and including the commit.  The sequence then reads
+ * afresh, when the interrupt returns, what the handler may have changed.
+ * Context: do_interrupt(), for every interrupt but NMIs and exceptions.
+ * Return: true if @regs->rip was moved.
  */
-static void restart_interrupted_sequence(struct pt_regs *regs)
+bool restart_interrupted_sequence(struct pt_regs *regs)
 {
 	unsigned long ip = regs->rip;
 
 	if (ip - restart_lowest >= restart_span)
-		return;
+		return false;
 	for (const struct restart_sequence *r = __start_restart_table; r < __stop_restart_table; r++) {
-		if (ip - r->start < r->end - r->start) {
+		if (ip - r->start - 1 < r->end - r->start - 1) {
 			regs->rip = r->start;
-			count_vm_event(SLAB_SHEAF_RESTART);	/* the slab's are the only ones */
-			return;
+			/* generic here, but the sheaves' are the only sequences */
+			count_vm_event(SLAB_SHEAF_RESTART);
+			return true;
 		}
 	}
+	return false;
 }
 
 /* Called from isr_common for every interrupt and exception. */

@@ -5,8 +5,9 @@
 ; same shape whatever the vector (pushing a 0 error code where the CPU did
 ; not), pushes its vector number, and jumps to one common path that saves
 ; the general registers as a struct pt_regs and calls do_interrupt(regs).
-; When that returns, the registers (possibly changed: an exception fixup
-; moves rip) are restored and iretq resumes.
+; When that returns, the registers (possibly changed: an exception fixup or a
+; restarted sequence, arch/x86_64/restart.h, moves rip) are restored and iretq
+; resumes.
 
 extern do_interrupt
 global isr_stub_table

@@ -169,11 +169,25 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 	} while (0)
 
 /*
- * Restartable sequences (arch/x86_64/restart.h): the kernel's table entry;
- * a host program has no interrupts, so nothing ever restarts one and no
- * table is needed.
+ * The kernel's restartable sequences (arch/x86_64/restart.h), in C: a host
+ * program has no interrupts, so nothing can come between two of these
+ * instructions, and the compiler makes of them what the kernel's asm is.
  */
-#define RESTART_SEQUENCE(start, end)	""
+static inline bool percpu_stack_pop(void ***top, void **const *bottom, void **objp)
+{
+	if (*top == *bottom)
+		return false;
+	*objp = *--*top;
+	return true;
+}
+
+static inline bool percpu_stack_push(void ***top, void **const *limit, void *obj)
+{
+	if (*top == *limit)
+		return false;
+	*(*top)++ = obj;
+	return true;
+}
 
 /* ---------------------------------------------------------------- spinlocks */
 
