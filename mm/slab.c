@@ -886,13 +886,22 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
 	return slab_alloc_node(s, flags, NUMA_NO_NODE, __builtin_return_address(0));
 }
 
-/* kmem_cache_alloc_node() of a node that does not exist: reported, then as NUMA_NO_NODE */
+/* An allocation from @s on a node that does not exist: reported, naming @fn, then as NUMA_NO_NODE */
 static __noinline void *cache_alloc_bad_node(struct kmem_cache *s, gfp_t flags, int node,
-					     void *caller)
+					     void *caller, const char *fn)
 {
-	if (bad_node_refused("kmem_cache_alloc_node", node, flags, caller))
+	if (bad_node_refused(fn, node, flags, caller))
 		return NULL;
 	return slab_alloc_node(s, flags, NUMA_NO_NODE, caller);
+}
+
+/* kmem_cache_alloc_node() and the kmalloc_node() of a constant size: the node checked first */
+static __always_inline void *cache_alloc_node_checked(struct kmem_cache *s, gfp_t flags,
+						      int node, void *caller, const char *fn)
+{
+	if (unlikely(node_id_invalid(node)))
+		return cache_alloc_bad_node(s, flags, node, caller, fn);
+	return slab_alloc_node(s, flags, node, caller);
 }
 
 /**
@@ -905,11 +914,22 @@ static __noinline void *cache_alloc_bad_node(struct kmem_cache *s, gfp_t flags, 
  */
 void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t flags, int node)
 {
-	void *caller = __builtin_return_address(0);
+	return cache_alloc_node_checked(s, flags, node, __builtin_return_address(0),
+					"kmem_cache_alloc_node");
+}
 
-	if (unlikely(node_id_invalid(node)))
-		return cache_alloc_bad_node(s, flags, node, caller);
-	return slab_alloc_node(s, flags, node, caller);
+/**
+ * __kmalloc_cache_node - kmalloc_node() of a size known when compiled: an
+ * object of @s, its size class, on @node (Linux's __kmalloc_cache_node_noprof())
+ *
+ * kmem_cache_alloc_node() but for the name a report of a bad @node gives:
+ * the caller called kmalloc_node().
+ * Return: the object, or NULL.
+ */
+void *__kmalloc_cache_node(struct kmem_cache *s, gfp_t flags, int node)
+{
+	return cache_alloc_node_checked(s, flags, node, __builtin_return_address(0),
+					"kmalloc_node");
 }
 
 /* kmem_cache_free() of what is not an object of @s: reported (NULL is ignored here). */

@@ -95,6 +95,7 @@ extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 void *__kmalloc(size_t size, gfp_t flags);
 void *__kmalloc_node(size_t size, gfp_t flags, int node);
 void *__kmalloc_node_track_caller(size_t size, gfp_t flags, int node, unsigned long caller);
+void *__kmalloc_cache_node(struct kmem_cache *s, gfp_t flags, int node);
 
 /*
  * The size class of @size bytes (1..KMALLOC_MAX_CACHE_SIZE), written so
@@ -159,7 +160,7 @@ static __always_inline void *kmalloc(size_t size, gfp_t flags)
 static __always_inline void *kmalloc_node(size_t size, gfp_t flags, int node)
 {
 	if (kmalloc_is_constant(size, flags))
-		return kmem_cache_alloc_node(kmalloc_caches[kmalloc_index(size)], flags, node);
+		return __kmalloc_cache_node(kmalloc_caches[kmalloc_index(size)], flags, node);
 	return __kmalloc_node(size, flags, node);
 }
 

@@ -740,6 +740,12 @@ static void nonexistent_node_is_reported(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ(test, count_substr(log, "failed (__GFP_THISNODE)"), ARRAY_SIZE(fns));
 
+		/* a size known when compiled goes inline to its size class, and is still kmalloc_node */
+		pos = printk_log_pos();
+		KUNIT_EXPECT_NULL(test, kmalloc_node(64, GFP_KERNEL | __GFP_THISNODE, nid));
+		snprintf(line, sizeof(line), "kmalloc_node: node %d does not exist", nid);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log_since(pos), line), "%s", line);
+
 		/* without __GFP_THISNODE: the local node's memory, and the same report */
 		pos = printk_log_pos();
 		page = alloc_pages_node(nid, GFP_KERNEL, 0);
