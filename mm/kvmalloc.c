@@ -132,13 +132,19 @@ static bool may_fall_back(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 	/* END LAB */
 }
 
-/* A size above INT_MAX: most likely an overflowed computation (the seed article's guard). */
+/*
+ * A size above INT_MAX: most likely an overflowed computation (the seed
+ * article's guard).  A WARNING with a backtrace, as Linux's WARN_ON_ONCE()
+ * there, but once per caller rather than once for all: each call site with
+ * the bug is worth naming.
+ */
 static __noinline void *kvmalloc_too_large(size_t size, gfp_t flags, const void *caller)
 {
 	static struct report_once too_large;
 
 	if (!(flags & __GFP_NOWARN) && report_once_per_caller(&too_large, (void *)caller))
-		pr_warn("kvmalloc: %zu bytes is more than INT_MAX, caller %pS\n", size, caller);
+		__WARN_printf("kvmalloc: %zu bytes is more than INT_MAX, caller %pS\n", size,
+			      caller);
 	count_vm_event(KVMALLOC_FAIL);
 	return NULL;
 }
