@@ -115,8 +115,6 @@ bool restart_interrupted_sequence(struct pt_regs *regs)
 {
 	unsigned long ip = regs->rip;
 
-	if (ip - restart_lowest >= restart_span)
-		return false;
 	for (const struct restart_sequence *r = __start_restart_table; r < __stop_restart_table; r++) {
 		if (ip - r->start - 1 < r->end - r->start - 1) {
 			regs->rip = r->start;
@@ -138,7 +136,9 @@ void do_interrupt(struct pt_regs *regs)
 		do_exception(regs);
 		return;
 	}
-	restart_interrupted_sequence(regs);
+	/* most interrupts come nowhere near a sequence: one range test, inline */
+	if (unlikely(regs->rip - restart_lowest < restart_span))
+		restart_interrupted_sequence(regs);
 	irq_enter();
 	if (handlers[v])
 		handlers[v](regs);
