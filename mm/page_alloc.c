@@ -668,8 +668,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 		for (unsigned long i = 0; i < (1UL << order); i++)
 			memset(page_address(page + i), 0, PAGE_SIZE);
 	}
-	count_vm_event(PGALLOC);
-	count_vm_event(PGALLOC_ORDER0 + order);
+	count_vm_event(PGALLOC_ORDER0 + order);	/* pgalloc, in pages, is read from these */
 }
 
 /*
@@ -889,8 +888,7 @@ static __always_inline void free_block_prepare(struct page *page, unsigned int o
 	page->private = 0;
 	poison_block(page, order);
 	kasan_free_pages(page, order);
-	count_vm_event(PGFREE);
-	count_vm_event(PGFREE_ORDER0 + order);
+	count_vm_event(PGFREE_ORDER0 + order);	/* and so is pgfree */
 }
 
 /* Free a block whose checks have passed (and cleared PG_allocated). */

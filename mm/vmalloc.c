@@ -381,45 +381,61 @@ static void free_vm_pages(struct vm_struct *vm)
 		if (vm->pages[i])
 			__free_pages(vm->pages[i], vm->page_order);
 	}
+	/* the array: as alloc_page_array() got it */
 	if (is_vmalloc_addr(vm->pages))
 		vfree(vm->pages);
-	else
+	else if (PageSlab(virt_to_page(vm->pages)))
 		kfree(vm->pages);
+	else
+		free_page((unsigned long)vm->pages);
 }
 
 static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t gfp, int node,
 				 bool huge, const void *caller);
 
 /*
- * The array of page pointers: kmalloc, or vmalloc itself when it is over a
- * page (as Linux; the nested area is named after the same caller).
+ * The array of page pointers: vmalloc itself when it is over a page (as
+ * Linux; the nested area is named after the same caller), else kmalloc,
+ * asked gently as kvmalloc() asks, else a page of its own.  Linux asks
+ * kmalloc only, with the caller's flags; but where only single pages are
+ * left, a kmalloc-2k or -4k array may need a slab of order 1 or more (with
+ * slab debugging's redzones, or KASAN's), which such a kmalloc would
+ * reclaim and call the OOM killer for, and vmalloc is there to need
+ * nothing but single pages.
  */
 static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node, const void *caller)
 {
 	size_t bytes = (size_t)nr * sizeof(struct page *);
 	gfp_t array_gfp = gfp | __GFP_ZERO | __GFP_NOWARN;
+	struct page **pages, *page;
 
 	if (bytes > PAGE_SIZE)
 		return vmalloc_node_caller(bytes, PAGE_SIZE, array_gfp, node, false, caller);
-	return kmalloc_node(bytes, array_gfp, node);
+	pages = kmalloc_node(bytes, (array_gfp & ~__GFP_NOFAIL) | __GFP_NORETRY, node);
+	if (pages)
+		return pages;
+	page = alloc_pages_node(node, array_gfp, 0);
+	return page ? page_address(page) : NULL;
 }
 
 /*
  * Fill @vm with pages of @order and map them.  For 2 MiB pages a failure
- * is not an error: the caller tries again with small ones.
+ * is not an error: the caller tries again with small ones.  Returns NULL,
+ * or what failed, for the report.
  */
-static int vmalloc_area_pages(struct vm_struct *vm, unsigned long size, gfp_t gfp,
-			      unsigned int order, pgprot_t prot)
+static const char *vmalloc_area_pages(struct vm_struct *vm, unsigned long size, gfp_t gfp,
+				      unsigned int order, pgprot_t prot)
 {
 	/* A 2 MiB attempt may fail fast: small pages are the fallback. */
 	gfp_t page_gfp = order ? (gfp & ~__GFP_NOFAIL) | __GFP_NORETRY | __GFP_NOWARN :
 				 gfp | __GFP_NOWARN;
+	const char *why = "failed to allocate pages";
 
 	vm->page_order = order;
 	vm->nr_pages = size >> (PAGE_SHIFT + order);
 	vm->pages = alloc_page_array(vm->nr_pages, gfp, vm->node, vm->caller);
 	if (!vm->pages)
-		return -ENOMEM;
+		return "failed to allocate the array of its pages";
 	if (!order) {
 		if (alloc_pages_bulk_node(page_gfp, vm->node, vm->nr_pages, vm->pages) <
 		    vm->nr_pages)
@@ -430,14 +446,15 @@ static int vmalloc_area_pages(struct vm_struct *vm, unsigned long size, gfp_t gf
 		if (!vm->pages[i])
 			goto fail;
 	}
+	why = "failed to map pages (page tables)";
 	if (vmap_pages_range((unsigned long)vm->addr, vm->pages, vm->nr_pages, order, prot))
 		goto fail;
-	return 0;
+	return NULL;
 fail:
 	free_vm_pages(vm);
 	vm->pages = NULL;
 	vm->nr_pages = 0;
-	return -ENOMEM;
+	return why;
 }
 
 /*
@@ -455,6 +472,7 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 	unsigned long real_size = ALIGN(size, PAGE_SIZE);
 	struct vmap_area *va;
 	struct vm_struct *vm;
+	const char *why;
 
 	gfp = might_alloc(gfp, (void *)caller);
 	if (!gfpflags_allow_blocking(gfp)) {
@@ -502,7 +520,7 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 	 */
 	if (huge && !vmalloc_area_pages(vm, real_size, gfp, HUGE_ORDER, PAGE_KERNEL))
 		vm->flags |= VM_HUGE_PAGES;
-	else if (vmalloc_area_pages(vm, ALIGN(size, PAGE_SIZE), gfp, 0, PAGE_KERNEL))
+	else if ((why = vmalloc_area_pages(vm, ALIGN(size, PAGE_SIZE), gfp, 0, PAGE_KERNEL)))
 		goto fail;
 	kasan_unpoison_vmalloc(vm->addr, size);
 	va->vm = vm;		/* from now on find_vm_area() sees it */
@@ -510,7 +528,7 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 fail:
 	free_vmap_area(va);	/* nothing was left mapped */
 	kfree(vm);
-	vmalloc_failed(size, gfp, "failed to allocate pages");
+	vmalloc_failed(size, gfp, why);
 	return NULL;
 }
 

@@ -81,9 +81,27 @@ void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS])
 	}
 }
 
+/*
+ * pgalloc and pgfree count pages, as Linux's do: the blocks of each order
+ * times their pages.  Read from the per-order counts, so that allocating
+ * and freeing count one thing each, not two.
+ */
+static unsigned long pages_of_blocks(unsigned int cpu, enum vm_event_item order0)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int o = 0; o <= PGALLOC_ORDER10 - PGALLOC_ORDER0; o++)
+		pages += READ_ONCE(per_cpu(vm_event_states, cpu).event[order0 + o]) << o;
+	return pages;
+}
+
 /** cpu_vm_event - one counter as CPU @cpu counted it (Linux: per_cpu(vm_event_states, cpu)) */
 unsigned long cpu_vm_event(unsigned int cpu, enum vm_event_item item)
 {
+	if (item == PGALLOC)
+		return pages_of_blocks(cpu, PGALLOC_ORDER0);
+	if (item == PGFREE)
+		return pages_of_blocks(cpu, PGFREE_ORDER0);
 	return READ_ONCE(per_cpu(vm_event_states, cpu).event[item]);
 }
 

@@ -18,9 +18,9 @@
 #include "kernel/config.h"
 
 enum vm_event_item {
-	PGALLOC,		/* blocks allocated, any order */
-	PGFREE,			/* blocks freed, any order */
-	PGALLOC_ORDER0,		/* ... and by order: PGALLOC_ORDER0 + order */
+	PGALLOC,		/* pages allocated, as Linux's pgalloc_*: read from the ... */
+	PGFREE,			/* ... and pages freed: ... per-order counts, never counted */
+	PGALLOC_ORDER0,		/* blocks allocated, by order: PGALLOC_ORDER0 + order (ours) */
 	PGALLOC_ORDER10 = PGALLOC_ORDER0 + 10,
 	PGFREE_ORDER0,
 	PGFREE_ORDER10 = PGFREE_ORDER0 + 10,
