@@ -207,6 +207,8 @@ enum track_item { TRACK_ALLOC, TRACK_FREE };
 
 struct kmem_cache {
 	struct slub_percpu_sheaves *cpu_sheaves;	/* alloc_percpu() */
+	unsigned long fast_free_mask;	/* kfree()'s one test: mm/slab.c, fast_free_mask() */
+	unsigned long random;		/* freelist hardening secret */
 	slab_flags_t flags;
 	unsigned int size;		/* bytes per object slot, everything included */
 	unsigned int object_size;	/* bytes the user may use */
@@ -221,7 +223,6 @@ struct kmem_cache {
 	unsigned long start_mult;	/* size = odd << start_shift; this is odd's inverse */
 	unsigned int start_shift;	/* ... mod 2^64: object_in_slab() */
 	unsigned int sheaf_capacity;
-	unsigned long random;		/* freelist hardening secret */
 #if CONFIG_KASAN
 	unsigned int kasan_meta_offset;	/* of struct kasan_meta, from the object's start */
 #endif
@@ -295,17 +296,15 @@ static __always_inline bool object_in_slab(const struct kmem_cache *s, const str
 /*
  * object_in_slab() as kfree() asks it: @page is the page @p is in, and its
  * index in the slab gives @p's offset without the slab's address (two
- * instructions fewer).  @red_left_pad is the caller's when it knows it
- * without a load: 0 in a cache without redzones.
+ * instructions fewer).
  */
 static __always_inline bool object_in_own_page(const struct kmem_cache *s,
-					       const struct page *page, const void *p,
-					       unsigned int red_left_pad)
+					       const struct page *page, const void *p)
 {
 	unsigned long off = ((unsigned long)p & (PAGE_SIZE - 1)) +
 			    (compound_index(page) << PAGE_SHIFT);
 
-	return slab_offset_is_object(s, off - red_left_pad, page->objects);
+	return slab_offset_is_object(s, off - s->red_left_pad, page->objects);
 }
 
 /*

@@ -154,27 +154,31 @@ __no_sanitize_address void *get_freepointer(struct kmem_cache *s, struct page *s
  * mark: the object is poisoned while free, and KASAN reports the second
  * free itself.
  */
-static __always_inline unsigned long *free_mark_word(const struct kmem_cache *s, void *obj)
+static __always_inline unsigned long *free_mark_word(void *obj, unsigned int where)
 {
-	return (unsigned long *)((char *)obj + s->free_mark);
+	return (unsigned long *)((char *)obj + where);
 }
 
 static __always_inline void clear_free_mark(const struct kmem_cache *s, void *obj)
 {
 	if (!CONFIG_KASAN)
-		*free_mark_word(s, obj) = 0;
+		*free_mark_word(obj, s->free_mark) = 0;
 }
 
-/* Mark @obj free; false if it was marked already (a double free). */
-static __always_inline bool set_free_mark(const struct kmem_cache *s, void *obj)
+/*
+ * Mark @obj free; false if it was marked already (a double free).  @where
+ * is s->free_mark, or 0 where the caller knows it is 0 without a load.
+ */
+static __always_inline bool set_free_mark(const struct kmem_cache *s, void *obj,
+					  unsigned int where)
 {
 	unsigned long mark = (unsigned long)obj ^ s->random;
 
 	if (CONFIG_KASAN)
 		return true;
-	if (unlikely(*free_mark_word(s, obj) == mark))
+	if (unlikely(*free_mark_word(obj, where) == mark))
 		return false;
-	*free_mark_word(s, obj) = mark;
+	*free_mark_word(obj, where) = mark;
 	return true;
 }
 
@@ -776,7 +780,7 @@ static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *
 }
 
 /*
- * Main was full (or is the bootstrap sheaf) when do_slab_free() looked; an
+ * Main was full (or is the bootstrap sheaf) when free_to_sheaf() looked; an
  * interrupt handler may have popped from it since.
  */
 static __noinline void free_slow(struct kmem_cache *s, void *obj)
@@ -794,28 +798,20 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj)
 }
 
 /*
- * do_slab_free - @obj goes back: to its slab (a checked cache's, or one
- * without sheaves), else onto this CPU's main sheaf after checking its free
- * mark (a double free caught even without debugging).
+ * free_to_sheaf - @obj (an object's start, of a cache with sheaves) onto
+ * this CPU's main sheaf, unless its free mark, the word @mark bytes into
+ * it, says it is free already: a double free, caught without debugging.
  */
-static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
-					 void *caller)
+static __always_inline void free_to_sheaf(struct kmem_cache *s, void *obj, unsigned int mark,
+					  void *caller)
 {
 	/* LAB slab:
-	 * (void)freed_twice, (void)free_slow, (void)set_free_mark;
-	 * if (unlikely(!object_in_slab(s, slab, obj))) {
-	 *	bad_object_pointer(s, obj, caller);
-	 *	return;
-	 * }
-	 * free_to_slab(s, slab, obj, caller);
+	 * (void)freed_twice, (void)free_slow, (void)set_free_mark, (void)mark;
+	 * free_to_slab(s, virt_to_slab(obj), obj, caller);
 	 */
 	struct slub_percpu_sheaves *pcs;
 
-	if (unlikely(cache_skips_sheaves(s))) {
-		free_to_slab(s, slab, obj, caller);
-		return;
-	}
-	if (unlikely(!set_free_mark(s, obj))) {
+	if (unlikely(!set_free_mark(s, obj, mark))) {
 		freed_twice(s, obj, caller);
 		return;
 	}
@@ -825,19 +821,28 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	/* END LAB */
 }
 
-/*
- * __slab_free - @obj is in a slab of cache @s, and @page is the page it is
- * in (the callers checked that much; any page of a slab knows its cache
- * and object count).  It must be where an object starts (a
- * multiply, no divide).  In a KASAN kernel the object may wait in KASAN's
- * quarantine first (mm/kasan.h).  @checked (a constant) is
- * cache_skips_sheaves(@s): only such a cache can have a left redzone, so
- * the fast path's test leaves the pad out instead of loading it.
- */
-static __always_inline void __slab_free(struct kmem_cache *s, struct page *page, void *obj,
-					void *caller, bool checked)
+/* @obj, an object's start, goes back: to its slab (a checked cache's, or one without sheaves), else onto a sheaf */
+static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+					 void *caller)
 {
-	if (unlikely(!object_in_own_page(s, page, obj, checked ? s->red_left_pad : 0))) {
+	if (unlikely(cache_skips_sheaves(s)))
+		free_to_slab(s, slab, obj, caller);
+	else
+		free_to_sheaf(s, obj, s->free_mark, caller);
+}
+
+/*
+ * Every free that slab_free()'s one test does not send straight to a
+ * sheaf: a checked cache's, one whose slots are not a power of two or
+ * whose free mark is not the first word, any in a KASAN kernel (where the
+ * object may wait in KASAN's quarantine first, mm/kasan.h), and a pointer
+ * that is not where an object starts (a multiply, no divide).  @page is
+ * the page @obj is in.
+ */
+static __noinline void slab_free_slow(struct kmem_cache *s, struct page *page, void *obj,
+				      void *caller)
+{
+	if (unlikely(!object_in_own_page(s, page, obj))) {
 		bad_object_pointer(s, obj, caller);
 		return;
 	}
@@ -846,21 +851,22 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
 	do_slab_free(s, compound_head(page), obj, caller);	/* the sheaves never need it */
 }
 
-/* The free of a cache that skips the sheaves: out of line, so kfree() stays short. */
-static __noinline void slab_free_checked(struct kmem_cache *s, struct page *page, void *obj,
-					 void *caller)
-{
-	__slab_free(s, page, obj, caller, true);
-}
-
-/* slab_free - the free path of kmem_cache_free() and kfree(); @page: any page of the slab */
+/*
+ * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in a
+ * slab of cache @s, and @page is the page it is in (the callers checked
+ * that much; any page of a slab knows its cache and object count).  One
+ * test of the address against s->fast_free_mask (fast_free_mask()) both
+ * checks that @obj is where an object starts and that the cache frees onto
+ * sheaves with its free mark in the first word; anything else is out of
+ * line.
+ */
 static __always_inline void slab_free(struct kmem_cache *s, struct page *page, void *obj,
 				      void *caller)
 {
-	if (unlikely(cache_skips_sheaves(s)))
-		slab_free_checked(s, page, obj, caller);
+	if (likely(!((unsigned long)obj & s->fast_free_mask)))
+		free_to_sheaf(s, obj, 0, caller);
 	else
-		__slab_free(s, page, obj, caller, false);
+		slab_free_slow(s, page, obj, caller);
 }
 
 #if CONFIG_KASAN
@@ -1338,6 +1344,26 @@ static void calculate_sizes(struct kmem_cache *s)
 	s->sheaf_capacity = clamp(SHEAF_MAX_BYTES / s->size, 4U, (unsigned int)MAX_SHEAF_CAPACITY);
 }
 
+/*
+ * slab_free()'s one test before a push: an address with none of these bits
+ * set is where an object starts, in a cache that frees onto the sheaves
+ * with its free mark in the object's first word.  With slots of a
+ * power-of-two size that fill their slabs, that is size - 1: a slab is a
+ * buddy block, which starts on a multiple of its own size (and so of the
+ * slot's) in the direct map as in physical memory.  Every other cache gets
+ * every bit, so that each of its frees takes slab_free_slow(), which
+ * multiplies (object_in_own_page()).
+ */
+static unsigned long fast_free_mask(const struct kmem_cache *s)
+{
+	bool pow2_slots = !(s->size & (s->size - 1)) &&
+			  s->size * s->objects == PAGE_SIZE << s->order;
+
+	if (CONFIG_KASAN || cache_skips_sheaves(s) || s->free_mark || !pow2_slots)
+		return ~0UL;
+	return s->size - 1;
+}
+
 static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align,
 					unsigned int size)
 {
@@ -1369,6 +1395,7 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int 
 		s->flags &= ~SLAB_DEBUG_FLAGS;
 		calculate_sizes(s);
 	}
+	s->fast_free_mask = fast_free_mask(s);
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct kmem_cache_node *n = get_node(s, nid);
 

@@ -234,7 +234,7 @@ size_t ksize_caller(const void *objp, void *caller, const char *fn)
 	if (PageSlab(page)) {
 		struct kmem_cache *s = page->slab_cache;
 
-		if (unlikely(!object_in_own_page(s, page, objp, s->red_left_pad))) {
+		if (unlikely(!object_in_own_page(s, page, objp))) {
 			bad_kfree(fn, objp, caller, "inside a slab object, not at its start");
 			return 0;
 		}

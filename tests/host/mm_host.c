@@ -61,6 +61,27 @@ static size_t vmemmap_bytes(void)
 	return (HOST_PHYS_LIMIT >> PAGE_SHIFT) * sizeof(struct page);
 }
 
+/*
+ * @bytes of address space that start on a multiple of the largest block,
+ * as the kernel's direct map does (PAGE_OFFSET): the slab's kfree() relies
+ * on a block's address being a multiple of its size (mm/slab.c,
+ * fast_free_mask()).
+ */
+static void *reserve_aligned(size_t bytes, int flags)
+{
+	size_t align = PAGE_SIZE << MAX_PAGE_ORDER;
+	char *p = mmap(NULL, bytes + align, PROT_NONE, flags, -1, 0);
+	char *start;
+
+	if (p == MAP_FAILED)
+		return p;
+	start = (char *)ALIGN((unsigned long)p, align);
+	if (start != p)
+		munmap(p, start - p);
+	munmap(start + bytes, p + align - start);
+	return start;
+}
+
 /* (Re)reserve the address space of physical memory and vmemmap, nothing backed. */
 static void host_reserve_space(void)
 {
@@ -74,7 +95,8 @@ static void host_reserve_space(void)
 	} else {
 		phys = map = NULL;
 	}
-	phys = mmap(phys, HOST_PHYS_LIMIT, PROT_NONE, flags, -1, 0);
+	phys = host_phys_base ? mmap(phys, HOST_PHYS_LIMIT, PROT_NONE, flags, -1, 0)
+			      : reserve_aligned(HOST_PHYS_LIMIT, flags);
 	map = mmap(map, vmemmap_bytes(), PROT_NONE, flags, -1, 0);
 	if (phys == MAP_FAILED || map == MAP_FAILED) {
 		perror("mm_host: mmap");

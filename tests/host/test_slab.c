@@ -1028,7 +1028,9 @@ SLAB_TEST(bad_pointers_are_reported_once_and_ignored_with_debugging, "")
  * object_in_slab() and object_in_own_page() (a multiply and a rotate,
  * mm/internal.h) against the plain definition, at every byte of a slab, for every slot size from 8 B
  * to 8 KiB in steps of 8 (odd multiples of every power of two) and with
- * the left redzone and tracks of slab debugging.
+ * the left redzone and tracks of slab debugging; and that the mask of
+ * slab_free()'s one test (mm/slab.c, fast_free_mask()) lets nothing else
+ * through.
  */
 static void check_object_starts(const char *debug)
 {
@@ -1053,10 +1055,14 @@ static void check_object_starts(const char *debug)
 
 			wrong += object_in_slab(s, slab, p) != start;
 			/* and as kfree() asks, of the page the address is in */
-			wrong += object_in_own_page(s, virt_to_slab_checked(p), p,
-						    s->red_left_pad) != start;
+			wrong += object_in_own_page(s, virt_to_slab_checked(p), p) != start;
+			/* slab_free()'s one test never passes what is not a start */
+			wrong += !((unsigned long)p & s->fast_free_mask) && !start;
 		}
 		CHECK(wrong == 0);
+		/* and it is the whole check where it can be: power-of-two slots, no debugging */
+		if (!strcmp(debug, "-") && !(size & (size - 1)))
+			CHECK(s->fast_free_mask == size - 1);
 		kmem_cache_free(s, obj);
 		kmem_cache_destroy(s);
 	}

@@ -170,7 +170,7 @@ static void every_page_of_a_slab_knows_its_cache(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, page->objects, head->objects);
 		KUNIT_EXPECT_EQ(test, compound_index(page), page_to_pfn(page) - page_to_pfn(head));
 		KUNIT_EXPECT_TRUE(test, object_in_slab(s, head, objs[i]));
-		KUNIT_EXPECT_TRUE(test, object_in_own_page(s, page, objs[i], s->red_left_pad));
+		KUNIT_EXPECT_TRUE(test, object_in_own_page(s, page, objs[i]));
 		KUNIT_EXPECT_EQ(test, ksize(objs[i]), 4096);
 	}
 	KUNIT_EXPECT_GT_MSG(test, tails, 0, "no kmalloc-4k object outside its slab's first page");

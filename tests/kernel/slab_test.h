@@ -94,7 +94,7 @@ static inline bool is_object_of(struct kmem_cache *s, const void *p)
 	struct page *slab = virt_to_slab_checked(p);
 
 	return slab && PageSlab(slab) && slab->slab_cache == s &&
-	       object_in_own_page(s, slab, p, s->red_left_pad);
+	       object_in_own_page(s, slab, p);
 }
 
 #endif
