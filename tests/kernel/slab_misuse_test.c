@@ -19,7 +19,8 @@
  * (kfree(a); kfree(b); kfree(a)), back on its slab after a flush, or freed
  * first on another CPU.  Booted with slab debugging (the test kernel's
  * default), every double free is caught by the checks (the slab_debug
- * suite).
+ * suite).  The last two cases take each route of kfree() (the one mask
+ * test, or out of line) with a pointer into an object and a double free.
  */
 #include "slab_test.h"
 #include "arch/x86_64/page.h"
@@ -419,6 +420,174 @@ static void double_kfree_on_two_cpus(struct kunit *test)
 	expect_double_free_caught(test, a, "kfree_on_this_cpu");
 }
 
+/* ------------------------------------------------------- every route of kfree() */
+
+/*
+ * kfree() sends a free one of two ways (mm/slab.c, slab_free()): an object
+ * of a cache of power-of-two slots without debugging or constructor passes
+ * one test of its address against a mask and goes straight to a sheaf;
+ * every other cache's frees go out of line, where the object's start is
+ * checked with a multiply.  A cache of each kind: kmalloc-64 and
+ * kmalloc-4k (multi-page slabs: objects in a slab's later pages) take the
+ * one test; kmalloc-96 (slots of no power of two), a cache with a
+ * constructor (its free mark after the object) and one of 12-byte objects
+ * (its free mark in the second word) go out of line.
+ */
+#define NR_ROUTES 5
+
+static void route_ctor(void *obj)
+{
+	memset(obj, 0x3c, 64);
+}
+
+struct route {
+	struct kmem_cache *s;
+	bool own;		/* made by the case: destroyed at its end */
+};
+
+static void routes_get(struct kunit *test, struct route r[NR_ROUTES])
+{
+	r[0] = (struct route){ kmalloc_caches[kmalloc_index(64)], false };
+	r[1] = (struct route){ kmalloc_caches[kmalloc_index(4096)], false };
+	r[2] = (struct route){ kmalloc_caches[kmalloc_index(96)], false };
+	r[3] = (struct route){ kmem_cache_create("misuse_ctor", 64, 0, 0, route_ctor), true };
+	r[4] = (struct route){ kmem_cache_create("misuse_12", 12, 0, 0, NULL), true };
+	for (unsigned int i = 0; i < NR_ROUTES; i++)
+		KUNIT_ASSERT_NOT_NULL(test, r[i].s);
+	/* the test of the address takes the first two only, wherever it can */
+	for (unsigned int i = 0; i < NR_ROUTES; i++) {
+		bool one_test = i < 2 && cache_has_sheaves(r[i].s) && !CONFIG_KASAN;
+
+		KUNIT_EXPECT_EQ_MSG(test, r[i].s->fast_free_mask,
+				    one_test ? r[i].s->size - 1 : ~0UL, "%s", r[i].s->name);
+	}
+}
+
+static void routes_put(struct route r[NR_ROUTES])
+{
+	for (unsigned int i = 0; i < NR_ROUTES; i++) {
+		if (r[i].own)
+			kmem_cache_destroy(r[i].s);
+	}
+}
+
+/* Free @p as its cache's user would: kfree() for a kmalloc cache, else kmem_cache_free(). */
+static void route_free(struct route *r, void *p)
+{
+	if (r->own)
+		kmem_cache_free(r->s, p);
+	else
+		kfree(p);
+}
+
+static void *route_alloc(struct route *r)
+{
+	return r->own ? kmem_cache_alloc(r->s, GFP_KERNEL) : kmalloc(r->s->object_size, GFP_KERNEL);
+}
+
+/*
+ * A pointer into an object, on each route: one "Invalid object pointer"
+ * report naming the caller, the object untouched, and its own free clean.
+ * kmalloc-4k's objects are taken until one is in a later page of its slab.
+ */
+static void kfree_of_an_interior_pointer_on_every_route(struct kunit *test)
+{
+	struct route r[NR_ROUTES];
+	unsigned long nr = 0;
+
+	kunit_expect_report(test, "Invalid object pointer");
+	routes_get(test, r);
+	for (unsigned int i = 0; i < NR_ROUTES; i++) {
+		unsigned int size = r[i].s->object_size;
+		unsigned int offsets[] = { 1, 8, size / 2, size - 1 };
+		void *held[8];
+		unsigned int nr_held = 0;
+		u8 *x;
+
+		do {
+			x = route_alloc(&r[i]);
+			KUNIT_ASSERT_NOT_NULL(test, x);
+			held[nr_held++] = x;
+		} while (i == 1 && !compound_index(virt_to_page(x)) && nr_held < ARRAY_SIZE(held));
+		if (i == 1)
+			KUNIT_EXPECT_NE_MSG(test, compound_index(virt_to_page(x)), 0,
+					    "no kmalloc-4k object in a later page of its slab");
+		memset(x, 0x11, size);
+		for (unsigned int j = 0; j < ARRAY_SIZE(offsets); j++) {
+			char line[160];
+
+			mctx.pos = printk_log_pos();
+			route_free(&r[i], x + offsets[j]);
+			snprintf(line, sizeof(line), "Invalid object pointer %px: not the start of an "
+				 "object (freed by %s", x + offsets[j], test->name);
+			KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), "BUG"), 1, "%s",
+					    r[i].s->name);
+			KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), line), 1,
+					    "%s: want '%s'", r[i].s->name, line);
+			nr++;
+		}
+		mctx.pos = printk_log_pos();
+		for (unsigned int j = 0; j < size; j++)
+			KUNIT_ASSERT_EQ_MSG(test, x[j], 0x11, "%s: byte %u", r[i].s->name, j);
+		while (nr_held)
+			route_free(&r[i], held[--nr_held]);
+	}
+	routes_put(r);
+	expect_harmless(test, nr);
+}
+
+/*
+ * A double free on each route that has sheaves (slab_debug=-): reported
+ * once as freed twice, and the object handed out at most once afterwards.
+ * Checked caches report theirs in the slab_debug suite.
+ */
+static void double_free_on_every_route(struct kunit *test)
+{
+	struct route r[NR_ROUTES];
+	unsigned long nr = 0;
+
+	kunit_expect_report(test, CONFIG_KASAN ? "BUG: KASAN: double-free" : "freed twice");
+	routes_get(test, r);
+	for (unsigned int i = 0; i < NR_ROUTES; i++) {
+		void *a, *objs[65];	/* more than two sheaves' worth */
+		unsigned int seen = 0;
+		char line[160];
+
+		if (!cache_has_sheaves(r[i].s))
+			continue;
+		a = route_alloc(&r[i]);
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		mctx.pos = printk_log_pos();
+		route_free(&r[i], a);
+		route_free(&r[i], a);
+		if (CONFIG_KASAN)
+			snprintf(line, sizeof(line), "BUG: KASAN: double-free in %s+0x", test->name);
+		else
+			snprintf(line, sizeof(line), "BUG %s (Not tainted): Object %px freed twice "
+				 "(by %s+0x", r[i].s->name, a, test->name);
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), "BUG"), 1, "%s",
+				    r[i].s->name);
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), line), 1, "want '%s'",
+				    line);
+		nr++;
+		for (unsigned int j = 0; j < ARRAY_SIZE(objs); j++) {
+			objs[j] = route_alloc(&r[i]);
+			KUNIT_ASSERT_NOT_NULL(test, objs[j]);
+			seen += objs[j] == a;
+		}
+		KUNIT_EXPECT_LE_MSG(test, seen, 1, "%s: %px handed out %u times", r[i].s->name, a,
+				    seen);
+		for (unsigned int j = 0; j < ARRAY_SIZE(objs); j++)
+			route_free(&r[i], objs[j]);
+	}
+	mctx.pos = printk_log_pos();
+	routes_put(r);
+	if (!nr)
+		kunit_skip(test, "every cache is checked (slab debugging): the slab_debug suite "
+			   "covers their double frees");
+	expect_harmless(test, nr);
+}
+
 static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kfree_of_memory_kmalloc_never_gave),
 	KUNIT_CASE(kfree_of_an_address_in_a_hole),
@@ -430,6 +599,8 @@ static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(double_kfree_with_a_free_between),
 	KUNIT_CASE(double_kfree_after_the_sheaf_was_flushed),
 	KUNIT_CASE(double_kfree_on_two_cpus),
+	KUNIT_CASE(kfree_of_an_interior_pointer_on_every_route),
+	KUNIT_CASE(double_free_on_every_route),
 	{}
 };
 
