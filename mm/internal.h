@@ -294,9 +294,9 @@ static __always_inline bool object_in_slab(const struct kmem_cache *s, const str
 }
 
 /*
- * object_in_slab() as kfree() asks it: @page is the page @p is in, and its
- * index in the slab gives @p's offset without the slab's address (two
- * instructions fewer).
+ * object_in_slab() as kfree()'s slow path and ksize() ask it: @page is
+ * the page @p is in, and its index in the slab gives @p's offset without
+ * the slab's address (two instructions fewer).
  */
 static __always_inline bool object_in_own_page(const struct kmem_cache *s,
 					       const struct page *page, const void *p)

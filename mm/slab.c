@@ -45,9 +45,10 @@
  * SLAB_CONSISTENCY_CHECKS: kmem_cache_create() flags or slab_debug= at
  * boot) skip the sheaves: every alloc and free goes to the slab under its
  * lock and is checked there (mm/slab_debug.c).  Without them the fast path
- * tests one per-cache flag word, and keeps one check of its own: a free
- * object carries a free mark, so a double free is caught wherever the
- * first free left the object.
+ * tests one per-cache flag word to allocate, and one mask to free (which
+ * also checks the object's start: fast_free_mask()), and keeps one check
+ * of its own: a free object carries a free mark, so a double free is
+ * caught wherever the first free left the object.
  *
  * kmalloc() and friends are in mm/slab_common.c; the monitor's commands in
  * mm/slab_monitor.c.  docs/slab.md tells the whole story with figures.

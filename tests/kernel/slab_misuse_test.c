@@ -430,14 +430,15 @@ static void double_kfree_on_two_cpus(struct kunit *test)
  * checked with a multiply.  A cache of each kind: kmalloc-64 and
  * kmalloc-4k (multi-page slabs: objects in a slab's later pages) take the
  * one test; kmalloc-96 (slots of no power of two), a cache with a
- * constructor (its free mark after the object) and one of 12-byte objects
- * (its free mark in the second word) go out of line.
+ * constructor (48-byte objects in 64-byte slots: its free mark after the
+ * object, the free pointer before it) and one of 12-byte objects (its
+ * free mark in the second word) go out of line.
  */
 #define NR_ROUTES 5
 
 static void route_ctor(void *obj)
 {
-	memset(obj, 0x3c, 64);
+	memset(obj, 0x3c, 48);
 }
 
 struct route {
@@ -450,7 +451,7 @@ static void routes_get(struct kunit *test, struct route r[NR_ROUTES])
 	r[0] = (struct route){ kmalloc_caches[kmalloc_index(64)], false };
 	r[1] = (struct route){ kmalloc_caches[kmalloc_index(4096)], false };
 	r[2] = (struct route){ kmalloc_caches[kmalloc_index(96)], false };
-	r[3] = (struct route){ kmem_cache_create("misuse_ctor", 64, 0, 0, route_ctor), true };
+	r[3] = (struct route){ kmem_cache_create("misuse_ctor", 48, 0, 0, route_ctor), true };
 	r[4] = (struct route){ kmem_cache_create("misuse_12", 12, 0, 0, NULL), true };
 	for (unsigned int i = 0; i < NR_ROUTES; i++)
 		KUNIT_ASSERT_NOT_NULL(test, r[i].s);
@@ -471,8 +472,11 @@ static void routes_put(struct route r[NR_ROUTES])
 	}
 }
 
-/* Free @p as its cache's user would: kfree() for a kmalloc cache, else kmem_cache_free(). */
-static void route_free(struct route *r, void *p)
+/*
+ * Free @p as its cache's user would: kfree() for a kmalloc cache, else
+ * kmem_cache_free().  Inline, so that a report names the case as the caller.
+ */
+static __always_inline void route_free(struct route *r, void *p)
 {
 	if (r->own)
 		kmem_cache_free(r->s, p);
@@ -480,7 +484,7 @@ static void route_free(struct route *r, void *p)
 		kfree(p);
 }
 
-static void *route_alloc(struct route *r)
+static __always_inline void *route_alloc(struct route *r)
 {
 	return r->own ? kmem_cache_alloc(r->s, GFP_KERNEL) : kmalloc(r->s->object_size, GFP_KERNEL);
 }
@@ -500,7 +504,7 @@ static void kfree_of_an_interior_pointer_on_every_route(struct kunit *test)
 	for (unsigned int i = 0; i < NR_ROUTES; i++) {
 		unsigned int size = r[i].s->object_size;
 		unsigned int offsets[] = { 1, 8, size / 2, size - 1 };
-		void *held[8];
+		void *held[24];		/* a sheaf of kmalloc-4k (16) and a slab (8) */
 		unsigned int nr_held = 0;
 		u8 *x;
 
