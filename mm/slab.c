@@ -822,7 +822,10 @@ static __always_inline void free_to_sheaf(struct kmem_cache *s, void *obj, unsig
 	/* END LAB */
 }
 
-/* @obj, an object's start, goes back: to its slab (a checked cache's, or one without sheaves), else onto a sheaf */
+/*
+ * @obj, an object's start, goes back: to its slab (a checked cache's, or
+ * one without sheaves), else onto a sheaf.
+ */
 static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
 					 void *caller)
 {
