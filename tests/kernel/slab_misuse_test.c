@@ -297,34 +297,65 @@ static void kmalloc_too_large_warns_once(struct kunit *test)
 	expect_harmless(test, 0);
 }
 
+/* A cache, and whether the case made it (then kmem_cache_*(), else kmalloc()/kfree()) */
+struct route {
+	struct kmem_cache *s;
+	bool own;		/* made by the case: destroyed at its end */
+};
+
 /*
- * An unchecked cache (slab_debug=-) catches a double kfree() by the free
- * mark (mm/slab.c): reported once as freed by @by, and the object handed
- * out at most once afterwards.  With KASAN the first kfree() poisoned the
- * object, and KASAN reports the second.
+ * Free @p as its cache's user would: kfree() for a kmalloc cache, else
+ * kmem_cache_free().  Inline, so that a report names the case as the caller.
  */
-static void expect_double_free_caught(struct kunit *test, void *a, const char *by)
+static __always_inline void route_free(struct route *r, void *p)
+{
+	if (r->own)
+		kmem_cache_free(r->s, p);
+	else
+		kfree(p);
+}
+
+static __always_inline void *route_alloc(struct route *r)
+{
+	return r->own ? kmem_cache_alloc(r->s, GFP_KERNEL) : kmalloc(r->s->object_size, GFP_KERNEL);
+}
+
+/*
+ * An unchecked cache (slab_debug=-) catches a double free of @a, on @r's
+ * cache, by the free mark (mm/slab.c): reported once as freed by @by, and
+ * the object handed out at most once afterwards.  With KASAN the first
+ * free poisoned the object, and KASAN reports the second.
+ */
+static void check_freed_twice(struct kunit *test, struct route *r, void *a, const char *by)
 {
 	void *objs[65];		/* more than two sheaves' worth */
 	unsigned int seen = 0;
-	char line[128];
+	char line[160];
 
 	if (CONFIG_KASAN)
 		snprintf(line, sizeof(line), "BUG: KASAN: double-free in %s+0x", by);
 	else
-		snprintf(line, sizeof(line), "BUG kmalloc-64 (Not tainted): Object %px freed twice "
-			 "(by %s+0x", a, by);
-	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "BUG"), 1);
+		snprintf(line, sizeof(line), "BUG %s (Not tainted): Object %px freed twice "
+			 "(by %s+0x", r->s->name, a, by);
+	KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), "BUG"), 1, "%s", r->s->name);
 	KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), line), 1, "want '%s'", line);
 	mctx.pos = printk_log_pos();
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
-		objs[i] = kmalloc(64, GFP_KERNEL);
+		objs[i] = route_alloc(r);
 		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
 		seen += objs[i] == a;
 	}
-	KUNIT_EXPECT_LE_MSG(test, seen, 1, "%px handed out %u times", a, seen);
+	KUNIT_EXPECT_LE_MSG(test, seen, 1, "%s: %px handed out %u times", r->s->name, a, seen);
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
-		kfree(objs[i]);
+		route_free(r, objs[i]);
+}
+
+/* check_freed_twice() of a kmalloc-64 object, then nothing else changed */
+static void expect_double_free_caught(struct kunit *test, void *a, const char *by)
+{
+	struct route r = { kmalloc_caches[kmalloc_index(64)], false };
+
+	check_freed_twice(test, &r, a, by);
 	expect_harmless(test, 1);
 }
 
@@ -441,11 +472,6 @@ static void route_ctor(void *obj)
 	memset(obj, 0x3c, 48);
 }
 
-struct route {
-	struct kmem_cache *s;
-	bool own;		/* made by the case: destroyed at its end */
-};
-
 static void routes_get(struct kunit *test, struct route r[NR_ROUTES])
 {
 	r[0] = (struct route){ kmalloc_caches[kmalloc_index(64)], false };
@@ -474,24 +500,7 @@ static void routes_put(struct route r[NR_ROUTES])
 
 /*
  * Free @p as its cache's user would: kfree() for a kmalloc cache, else
- * kmem_cache_free().  Inline, so that a report names the case as the caller.
- */
-static __always_inline void route_free(struct route *r, void *p)
-{
-	if (r->own)
-		kmem_cache_free(r->s, p);
-	else
-		kfree(p);
-}
-
-static __always_inline void *route_alloc(struct route *r)
-{
-	return r->own ? kmem_cache_alloc(r->s, GFP_KERNEL) : kmalloc(r->s->object_size, GFP_KERNEL);
-}
-
-/*
- * A pointer into an object, on each route: one "Invalid object pointer"
- * report naming the caller, the object untouched, and its own free clean.
+ * kmem_cache_free().  Iller, the object untouched, and its own free clean.
  * kmalloc-4k's objects are taken until one is in a later page of its slab.
  */
 static void kfree_of_an_interior_pointer_on_every_route(struct kunit *test)
@@ -553,9 +562,7 @@ static void double_free_on_every_route(struct kunit *test)
 	kunit_expect_report(test, CONFIG_KASAN ? "BUG: KASAN: double-free" : "freed twice");
 	routes_get(test, r);
 	for (unsigned int i = 0; i < NR_ROUTES; i++) {
-		void *a, *objs[65];	/* more than two sheaves' worth */
-		unsigned int seen = 0;
-		char line[160];
+		void *a;
 
 		if (!cache_has_sheaves(r[i].s))
 			continue;
@@ -564,25 +571,8 @@ static void double_free_on_every_route(struct kunit *test)
 		mctx.pos = printk_log_pos();
 		route_free(&r[i], a);
 		route_free(&r[i], a);
-		if (CONFIG_KASAN)
-			snprintf(line, sizeof(line), "BUG: KASAN: double-free in %s+0x", test->name);
-		else
-			snprintf(line, sizeof(line), "BUG %s (Not tainted): Object %px freed twice "
-				 "(by %s+0x", r[i].s->name, a, test->name);
-		KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), "BUG"), 1, "%s",
-				    r[i].s->name);
-		KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(mctx.pos), line), 1, "want '%s'",
-				    line);
+		check_freed_twice(test, &r[i], a, test->name);
 		nr++;
-		for (unsigned int j = 0; j < ARRAY_SIZE(objs); j++) {
-			objs[j] = route_alloc(&r[i]);
-			KUNIT_ASSERT_NOT_NULL(test, objs[j]);
-			seen += objs[j] == a;
-		}
-		KUNIT_EXPECT_LE_MSG(test, seen, 1, "%s: %px handed out %u times", r[i].s->name, a,
-				    seen);
-		for (unsigned int j = 0; j < ARRAY_SIZE(objs); j++)
-			route_free(&r[i], objs[j]);
 	}
 	mctx.pos = printk_log_pos();
 	routes_put(r);
