@@ -1,7 +1,8 @@
 /*
  * mm/kvdemo.c - the seeds' story, run live on this machine's memory.
  *
- * The claim of the seeds (../shared/seeds/): when memory is fragmented,
+ * The claim of the seeds (the 2010 RFC and the 2017 LWN article that
+ * docs/kvmalloc.md, section 1, cites): when memory is fragmented,
  *
  *	p = kmalloc(size, GFP_KERNEL);
  *	if (!p)
@@ -474,7 +475,7 @@ static int cmd_kvdemo(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printk("kvdemo: kmalloc() then vmalloc(), done naively and done right "
-	       "(the seeds' story, docs/kvmalloc.md)\n\n");
+	       "(the seeds' story: the 2010 RFC and 2017 LWN article in docs/kvmalloc.md)\n\n");
 	fresh_first = kvdemo_first_vmalloc_size(&fresh_largest);
 
 	printk("1. A hard state.  Free memory now, in blocks of each order:\n");
@@ -529,5 +530,6 @@ static int cmd_kvdemo(int argc, char **argv)
 	explain_rfc_scan(fresh_first, frag_first, frag_largest);
 	return 0;
 }
-MONITOR_COMMAND(kvdemo, "", "the seeds' story: kmalloc-then-vmalloc done naively and right",
+MONITOR_COMMAND(kvdemo, "",
+		"kmalloc-then-vmalloc done naively and right (the 2010 RFC and 2017 LWN story)",
 		cmd_kvdemo);

@@ -25,9 +25,11 @@
  * does not fail there anyway), nor for callers that cannot sleep (vmalloc()
  * cannot serve them).  kvfree() tells the two kinds apart by the address.
  *
- * The seeds (../shared/seeds/) tell the story: the 2010 RFC that first
- * proposed kvmalloc(), with its kvfree_inatomic(), and the 2017 article on
- * the version Linux merged.  docs/kvmalloc.md retells it with figures.
+ * The seeds tell the story: the 2010 RFC that first proposed kvmalloc(),
+ * with its kvfree_inatomic() (linux-mm, Message-ID
+ * <1273105838-4441-1-git-send-email-xiaosuo@gmail.com>), and LWN's article
+ * "kvmalloc()" of 2017-01-17 on the version Linux merged
+ * (https://lwn.net/Articles/711653/).  docs/kvmalloc.md retells it with figures.
  */
 #include "mm/kvmalloc.h"
 #include "mm/internal.h"

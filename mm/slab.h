@@ -190,7 +190,7 @@ void *array_size_overflow(const char *fn, size_t n, size_t size, gfp_t flags,
 /*
  * @n objects of @size bytes.  If n * size overflows: NULL, and one line
  * that names the caller (not with __GFP_NOWARN).  Linux returns NULL
- * silently; this kernel reports every misuse (DESIGN.md), in one line and
+ * silently; this kernel reports every misuse (docs/design.md), in one line and
  * no backtrace, so that a loop of them is no warning storm.
  */
 static inline void *kmalloc_array(size_t n, size_t size, gfp_t flags)

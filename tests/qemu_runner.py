@@ -50,6 +50,7 @@ import sys
 import tempfile
 import time
 
+import docs_check
 import monitor_check
 
 EXIT_TESTS_DONE = (0x10 << 1) | 1
@@ -1020,7 +1021,8 @@ def monitor_checks(kernel, matrix):
     for what, problems in [
             ("README.md: the make test excerpt names the machines and self-tests",
              check_readme_excerpt(matrix)),
-            ("docs/testing.md: the table of suites names every suite", check_suite_table()),
+            ("docs/testing.md: the table of suites names every suite", check_suite_table())] + \
+            [(what, check()) for what, check in docs_check.CHECKS] + [
             ("%s: ends at %d KiB, leaving 256 KiB of room on pc-6M-2cpu%s"
              % (os.path.relpath(kernel, ROOT), image_end_kib(kernel),
                 " (not checked: %d suites from outside are built in)" % len(outside_sources())

@@ -313,6 +313,25 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
     return n_regions
 
 
+FUNCTION = re.compile(r"^[A-Za-z_][\w\s*]*?\b(\w+)\(")
+DEFINITION = re.compile(r"^[A-Za-z_][\w\s*]*?\b(\w+)\s*(?:\[[^]]*\])*\s*=")
+
+
+def enclosing_name(lines, first, last):
+    """The C function or variable that the region of lines FIRST..LAST is part of (or is)."""
+    for line in reversed(lines[:first + 1]):
+        if line.startswith("}"):    # the end of the one before: the region is at file scope
+            break
+        m = FUNCTION.match(line) or DEFINITION.match(line)
+        if m and not line.rstrip().endswith(";"):
+            return m.group(1)
+    for line in lines[first + 1:last]:
+        m = DEFINITION.match(line)
+        if m:
+            return m.group(1)
+    return "(file scope)"
+
+
 def list_regions(root=ROOT):
     files = tracked_files(root)
     labs = points.read_points(os.path.join(root, points.POINTS))
@@ -325,8 +344,10 @@ def list_regions(root=ROOT):
         for name in sorted(regions):
             for r in regions[name]:
                 if r.lab == lab:
-                    print("  %s:%d-%d  %d lines; stub: %s" % (
-                        name, r.first + 1, r.last + 1, r.last - r.body_first,
+                    print("  %s:%s  %d lines; stub: %s" % (
+                        name, enclosing_name(read_text(os.path.join(root, name)).split("\n"), r.first,
+                                       r.last),
+                        r.last - r.body_first,
                         " ".join(s.strip() for s in r.stub) or "(nothing)"))
 
 

@@ -6,7 +6,7 @@
  * 6.18 gave it the test as its first argument; suites written before keep
  * the two-argument form), and the actions a case may remove or run early.
  *
- * It includes nothing else on purpose (but kernel/smp.h, which DESIGN.md
+ * It includes nothing else on purpose (but kernel/smp.h, which docs/design.md
  * names, for on_each_cpu()): a suite written for Linux must build here
  * with the headers Linux's <kunit/test.h> would have brought in, and
  * Linux's small helpers: SZ_*, BIT(), min_t(), PAGE_ALIGN(), atomic_t.

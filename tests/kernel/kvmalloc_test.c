@@ -1,6 +1,6 @@
 /*
  * tests/kernel/kvmalloc_test.c - kvmalloc() and family keep the rules of
- * DESIGN.md's "Allocation semantics", on one CPU.
+ * docs/design.md's "Allocation semantics", on one CPU.
  *
  * The flag rule is checked where it acts: right after each call, the
  * per-CPU kvmalloc_slab_gfp says what the slab attempt really received
@@ -190,7 +190,7 @@ static void policy_desc(const enum kvmalloc_policy *policy, char *desc)
 KUNIT_ARRAY_PARAM(policies, policies, policy_desc);
 
 /*
- * What the slab attempt must receive, written from DESIGN.md: a page or
+ * What the slab attempt must receive, written from docs/design.md: a page or
  * less, or the naive policy, the caller's flags; above a page never a
  * warning nor __GFP_NOFAIL, and unless the caller asked for
  * __GFP_RETRY_MAYFAIL, __GFP_NORETRY (noretry) or no direct reclaim (nodirect).

@@ -32,7 +32,7 @@
  * repository) fails the case, or the suite, for any of them.  A suite
  * written as for Linux, without .strict, fails only for what fails a
  * Linux KUnit test too: a KASAN report, UBSAN, an oops; the allocators'
- * reports of a misuse (DESIGN.md: reported in one line, and the kernel
+ * reports of a misuse (docs/design.md: reported in one line, and the kernel
  * goes on) are then diagnostics, so a suite that double-frees on purpose
  * to see the kernel survive passes, as it would on Linux.  Boot's reports
  * fail the run whatever the suites say.
