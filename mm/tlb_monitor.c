@@ -5,9 +5,9 @@
  *   shootdown [PAGES] a TLB shootdown you can watch, step by step
  *
  * `shootdown` plays the life of a kernel mapping that changes under CPUs
- * that cached it (what vunmap and vfree will do), in a scratch range of
- * kernel virtual addresses reserved for it (TLB_SCRATCH_START, see
- * arch/x86_64/page.h):
+ * that cached it (what vunmap() and the lazy purge after vfree() do in
+ * mm/vmalloc.c), in a scratch range of kernel virtual addresses reserved
+ * for it (TLB_SCRATCH_START, see arch/x86_64/page.h):
  *
  *   map     point PAGES PTEs at frames A
  *   read    every CPU reads every page: each TLB now caches va -> A
