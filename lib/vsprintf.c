@@ -65,13 +65,18 @@ static void put_string(struct out *o, const struct spec *sp, const char *s)
 					      : (int)strnlen(s, sp->precision));
 }
 
+/*
+ * Emit @v in @base with @sign (0 for none) before it.  At least one digit
+ * is printed, even for a value of 0 at precision 0 (as Linux does; C would
+ * print nothing).  '#' puts "0x" before hex (also before 0, as Linux) and
+ * makes octal start with a 0, adding one only if the precision did not.
+ */
 static void put_number(struct out *o, const struct spec *sp, unsigned long long v,
-		       bool negative, unsigned int base, bool upper)
+		       char sign, unsigned int base, bool upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
 	int n = 0, ndigits, len;
-	char sign = 0;
 	const char *prefix = "";
 
 	do {
@@ -79,18 +84,11 @@ static void put_number(struct out *o, const struct spec *sp, unsigned long long 
 		v /= base;
 	} while (v);
 
-	if (negative)
-		sign = '-';
-	else if (sp->plus)
-		sign = '+';
-	else if (sp->space)
-		sign = ' ';
+	ndigits = sp->precision > n ? sp->precision : n;
 	if (sp->alt && base == 16)
 		prefix = upper ? "0X" : "0x";
-	else if (sp->alt && base == 8 && tmp[n - 1] != '0')
+	else if (sp->alt && base == 8 && ndigits == n && tmp[n - 1] != '0')
 		prefix = "0";
-
-	ndigits = sp->precision > n ? sp->precision : n;
 	len = ndigits + (sign != 0) + (int)strlen(prefix);
 
 	if (!sp->left && !(sp->zero && sp->precision < 0))
@@ -123,10 +121,13 @@ static void put_pointer(struct out *o, struct spec *sp, const char **fmt, void *
 		(*fmt)++;
 	sp->zero = true;
 	sp->width = 16;
-	put_number(o, sp, (unsigned long)p, false, 16, false);
+	put_number(o, sp, (unsigned long)p, 0, 16, false);
 }
 
-/* Parse flags, width, precision; return the size modifier ('H' is hh, 'L' is ll). */
+/*
+ * Parse flags, width, precision; return the size modifier ('H' is hh, 'L'
+ * is ll and j, 'l' also z and t: long is 64 bits, as intmax_t and size_t).
+ */
 static char parse_spec(const char **fmt, struct spec *sp, va_list *args)
 {
 	const char *f = *fmt;
@@ -172,6 +173,9 @@ static char parse_spec(const char **fmt, struct spec *sp, va_list *args)
 		size = *++f == 'h' ? (f++, 'H') : 'h';
 	} else if (*f == 'l') {
 		size = *++f == 'l' ? (f++, 'L') : 'l';
+	} else if (*f == 'j') {
+		size = 'L';
+		f++;
 	} else if (*f == 'z' || *f == 't') {
 		size = 'l';
 		f++;
@@ -202,12 +206,26 @@ static long long get_signed(char size, va_list *args)
 	}
 }
 
+/* '+' and ' ' sign only the signed conversions (%d, %i), as C and Linux. */
+static char sign_of(const struct spec *sp, bool negative)
+{
+	if (negative)
+		return '-';
+	if (sp->plus)
+		return '+';
+	return sp->space ? ' ' : 0;
+}
+
 /**
  * vsnprintf - format into a buffer
  * @buf: destination, may be NULL when @size is 0
  * @size: bytes available in @buf, including the terminating NUL
  * @fmt: format string (see lib/vsprintf.h for what is supported)
  * @args: arguments
+ *
+ * An unknown conversion ends the output there, as in Linux (6.12): the
+ * arguments after it can no longer be matched to the conversions, so
+ * printing on would show every later value in the wrong place.
  *
  * Context: any; does not allocate.
  * Return: the length the whole result has, even if it was cut to fit.
@@ -235,18 +253,18 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 			long long v = get_signed(size_mod, &ap);
 			unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v
 						       : (unsigned long long)v;
-			put_number(&o, &sp, mag, v < 0, 10, false);
+			put_number(&o, &sp, mag, sign_of(&sp, v < 0), 10, false);
 			break;
 		}
 		case 'u':
-			put_number(&o, &sp, get_unsigned(size_mod, &ap), false, 10, false);
+			put_number(&o, &sp, get_unsigned(size_mod, &ap), 0, 10, false);
 			break;
 		case 'x':
 		case 'X':
-			put_number(&o, &sp, get_unsigned(size_mod, &ap), false, 16, conv == 'X');
+			put_number(&o, &sp, get_unsigned(size_mod, &ap), 0, 16, conv == 'X');
 			break;
 		case 'o':
-			put_number(&o, &sp, get_unsigned(size_mod, &ap), false, 8, false);
+			put_number(&o, &sp, get_unsigned(size_mod, &ap), 0, 8, false);
 			break;
 		case 'c': {
 			char c = (char)va_arg(ap, int);
@@ -262,15 +280,11 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 		case '%':
 			put(&o, '%');
 			break;
-		case '\0':
-			break;
-		default:
-			/* Unknown conversion: show it rather than guess. */
-			put(&o, '%');
-			put(&o, conv);
-			break;
+		default:	/* unknown, or the format ended after '%' */
+			goto out;
 		}
 	}
+out:
 	va_end(ap);
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';

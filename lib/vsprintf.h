@@ -2,10 +2,14 @@
  * lib/vsprintf.h - printf-style formatting into a buffer.
  *
  * Supports what kernel messages need: %d %i %u %x %X %o %c %s %% with the
- * h, hh, l, ll, z and t size modifiers, the flags '-', '0', '+', ' ', '#',
+ * h, hh, l, ll, j, z and t size modifiers, the flags '-', '0', '+', ' ', '#',
  * width and precision (also as '*'), and %p: %p prints a pointer as 16 hex
  * digits (unlike Linux, never hashed: this kernel is for looking at
  * addresses), %pS as symbol+offset/size and %ps as the symbol alone.
+ * Where it differs from C's printf it does as Linux's lib/vsprintf.c (6.12):
+ * every number has at least one digit, %#x of 0 is "0x0", and an unknown
+ * conversion ends the output.  tests/host/test_vsprintf.c checks the rest
+ * against the C library.
  */
 #ifndef LIB_VSPRINTF_H
 #define LIB_VSPRINTF_H
