@@ -12,6 +12,7 @@
 #include "mm/internal.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
@@ -29,18 +30,40 @@ void name_shrinker(struct shrinker *shrinker, const char *fmt, va_list args)
 		strscpy(shrinker->name, "unnamed", sizeof(shrinker->name));
 }
 
+/*
+ * Put @shrinker on the list, unless it is there already: a second
+ * list_add() would corrupt the list, so that misuse gets one line and is
+ * ignored.  Return: whether it was added.
+ */
+static bool add_shrinker(struct shrinker *shrinker, const void *caller)
+{
+	bool twice;
+
+	spin_lock(&shrinker_lock);
+	twice = shrinker->registered;
+	if (!twice) {
+		list_add_tail(&shrinker->list, &shrinker_list);
+		shrinker->registered = true;
+	}
+	spin_unlock(&shrinker_lock);
+	if (twice)
+		pr_err("BUG: shrinker_register of shrinker '%s' by %pS: already registered; "
+		       "ignored\n", shrinker->name, caller);
+	return !twice;
+}
+
 /**
  * shrinker_register - add @shrinker to those reclaim calls
  * @shrinker: with count_objects and scan_objects set, and named
+ *
+ * Registering a shrinker that is registered already is reported in one
+ * line and changes nothing.
  *
  * Context: may sleep.
  */
 void shrinker_register(struct shrinker *shrinker)
 {
-	spin_lock(&shrinker_lock);
-	list_add_tail(&shrinker->list, &shrinker_list);
-	shrinker->registered = true;
-	spin_unlock(&shrinker_lock);
+	add_shrinker(shrinker, __builtin_return_address(0));
 }
 
 /**
@@ -50,17 +73,18 @@ void shrinker_register(struct shrinker *shrinker)
  *	 cut to 31 characters
  *
  * Context: may sleep.
- * Return: 0.
+ * Return: 0, or -EBUSY (and one line) if @shrinker is registered already.
  */
 int register_shrinker_fmt(struct shrinker *shrinker, const char *fmt, ...)
 {
 	va_list args;
 
-	va_start(args, fmt);
-	name_shrinker(shrinker, fmt, args);
-	va_end(args);
-	shrinker_register(shrinker);
-	return 0;
+	if (!shrinker->registered) {	/* a second registration keeps the first name */
+		va_start(args, fmt);
+		name_shrinker(shrinker, fmt, args);
+		va_end(args);
+	}
+	return add_shrinker(shrinker, __builtin_return_address(0)) ? 0 : -EBUSY;
 }
 
 /**
@@ -68,20 +92,37 @@ int register_shrinker_fmt(struct shrinker *shrinker, const char *fmt, ...)
  * Linux 6.0: named after its scan_objects function
  *
  * Context: may sleep.
- * Return: 0.
+ * Return: 0, or -EBUSY as register_shrinker_fmt().
  */
 int register_shrinker_unnamed(struct shrinker *shrinker)
 {
 	return register_shrinker_fmt(shrinker, "%ps", shrinker->scan_objects);
 }
 
-/** unregister_shrinker - reclaim will no longer call @shrinker */
+/**
+ * unregister_shrinker - reclaim will no longer call @shrinker
+ *
+ * A shrinker that is not registered (never was, or no longer) is left
+ * alone, as Linux 6.6 returns early for it; here the misuse is also
+ * reported in one line.  Its list links are not touched: they may point
+ * at what the shrinker's neighbours were long ago.
+ *
+ * Context: may sleep.
+ */
 void unregister_shrinker(struct shrinker *shrinker)
 {
+	bool registered;
+
 	spin_lock(&shrinker_lock);
-	list_del(&shrinker->list);
-	shrinker->registered = false;
+	registered = shrinker->registered;
+	if (registered) {
+		list_del(&shrinker->list);
+		shrinker->registered = false;
+	}
 	spin_unlock(&shrinker_lock);
+	if (!registered)
+		pr_err("BUG: unregister_shrinker of shrinker %px by %pS: not registered; ignored\n",
+		       shrinker, __builtin_return_address(0));
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "kunit/test.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
+#include "lib/errno.h"
 
 static unsigned long forms_objects;	/* what this suite's shrinkers hold */
 
@@ -79,7 +80,33 @@ static void register_shrinker_formats_its_name(struct kunit *test)
 	unregister_shrinker(&s);
 }
 
+/*
+ * Unregistering twice, or a shrinker never registered, and registering
+ * twice: one line each, and the list is intact (reclaim still runs, and
+ * asks only the registered shrinker).  Before the fix the second
+ * unregister_shrinker() oopsed inside the shrinker lock, which stayed held.
+ */
+static void shrinker_misuse_is_reported_and_ignored(struct kunit *test)
+{
+	static struct shrinker s = { .count_objects = forms_count, .scan_objects = forms_scan };
+	static struct shrinker never = { .count_objects = forms_count, .scan_objects = forms_scan };
+
+	kunit_expect_report(test, "BUG: unregister_shrinker of shrinker");
+	kunit_expect_report(test, "BUG: shrinker_register of shrinker 'kunit-twice'");
+	KUNIT_ASSERT_EQ(test, register_shrinker(&s, "kunit-twice"), 0);
+	KUNIT_EXPECT_EQ(test, register_shrinker(&s, "kunit-renamed"), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, s.name, "kunit-twice");
+	shrinker_register(&s);
+	expect_reclaim_asks(test, &s, true);
+	unregister_shrinker(&s);
+	unregister_shrinker(&s);
+	unregister_shrinker(&never);
+	expect_reclaim_asks(test, &s, false);
+	KUNIT_EXPECT_FALSE(test, s.registered || never.registered);
+}
+
 static struct kunit_case shrinker_cases[] = {
+	KUNIT_CASE(shrinker_misuse_is_reported_and_ignored),
 	KUNIT_CASE(register_shrinker_formats_its_name),
 	KUNIT_CASE(register_shrinker_in_every_linux_form),
 	{}
