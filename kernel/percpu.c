@@ -45,7 +45,8 @@ unsigned long percpu_area_size(void)
 /**
  * percpu_install_area - make @area (percpu_area_size() bytes) CPU @cpu's
  * @cpu: a CPU that has no area yet
- * @area: the memory: the template is copied in, the dynamic part zeroed
+ * @area: the memory, page-aligned (alloc_percpu() aligns its objects from
+ *	the area's start): the template is copied in, the dynamic part zeroed
  *
  * setup_per_cpu_areas() does this for every CPU possible at boot.  A CPU
  * made possible later (a test that fakes one) gets an area this way, but

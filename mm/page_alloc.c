@@ -561,6 +561,30 @@ static bool zonelist_has_zone(gfp_t gfp, int nid)
 	return next_zones_zonelist(node_zonelist(nid, gfp)->_zonerefs, (int)gfp_zone(gfp))->zone;
 }
 
+/*
+ * Is another reclaim round worth it after one that freed @freed objects
+ * but gave no page?  While reclaim frees something, at most
+ * MAX_RECLAIM_RETRIES rounds with progress (*@rounds).  A costly order, as
+ * in Linux 6.12's __alloc_pages_slowpath(), stops after one round unless
+ * the caller asked for __GFP_RETRY_MAYFAIL: pages freed here and there
+ * rarely make a large block.  With it, Linux retries while compaction makes
+ * progress, a quarter of the retries a small order gets
+ * (should_compact_retry()); this kernel has no compaction, so reclaim's
+ * progress stands in for it.
+ */
+static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long freed,
+				 int *rounds)
+{
+	int max_retries = MAX_RECLAIM_RETRIES;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER) {
+		if (!(gfp & __GFP_RETRY_MAYFAIL))
+			return false;
+		max_retries /= 4;
+	}
+	return freed && ++*rounds <= max_retries;
+}
+
 static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int nid)
 {
 	bool nofail = gfp & __GFP_NOFAIL;
@@ -598,7 +622,7 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 			return page;
 		if (light && !nofail)
 			goto fail;		/* fail fast, never the OOM killer */
-		if (freed && ++rounds_with_progress <= MAX_RECLAIM_RETRIES)
+		if (should_reclaim_retry(gfp, order, freed, &rounds_with_progress))
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
 		rounds_with_progress = 0;

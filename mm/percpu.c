@@ -39,10 +39,25 @@ static void unit_assign(unsigned long *map, unsigned int unit, bool on)
 		map[unit / BITS_PER_LONG] &= ~(1UL << (unit % BITS_PER_LONG));
 }
 
-/* The first run of @units free units starting at a multiple of @step, or -1. */
-static int find_free_run(unsigned int units, unsigned int step)
+/*
+ * Where the dynamic part starts inside a CPU's area.  Every area is
+ * page-aligned (kernel/percpu.c), so an offset aligned from the area's
+ * start gives aligned copies on every CPU, for any alignment up to a page;
+ * the dynamic part itself is only 64-byte aligned.
+ */
+static unsigned long dynamic_base(void)
 {
-	for (unsigned int start = 0; start + units <= PCPU_NR_UNITS; start += step) {
+	return (unsigned long)(__per_cpu_dynamic_start - __per_cpu_start);
+}
+
+/* The first run of @units free units whose copies are @align-aligned, or -1. */
+static int find_free_run(unsigned int units, size_t align)
+{
+	unsigned long base = dynamic_base();
+	unsigned int first = (ALIGN(base, align) - base) / PCPU_UNIT;
+	unsigned int step = align / PCPU_UNIT;
+
+	for (unsigned int start = first; start + units <= PCPU_NR_UNITS; start += step) {
 		unsigned int u;
 
 		for (u = 0; u < units && !unit_test(alloc_map, start + u); u++)
@@ -53,26 +68,44 @@ static int find_free_run(unsigned int units, unsigned int step)
 	return -1;
 }
 
+/*
+ * A request that no state of the areas could satisfy is the caller's bug:
+ * warned about and refused, as Linux 6.12's pcpu_alloc() does.  Checked
+ * before any rounding, so that a huge size cannot wrap to a small one.
+ */
+static bool pcpu_request_illegal(size_t size, size_t align)
+{
+	return WARN(!size || size > PERCPU_DYNAMIC_SIZE || align > PAGE_SIZE ||
+		    (align & (align - 1)),
+		    "illegal size (%zu) or align (%zu) for percpu allocation\n", size, align);
+}
+
 /**
  * __alloc_percpu - one zeroed object of @size bytes on every possible CPU
- * @size: bytes (rounded up to 8)
- * @align: a power of two; 8 is the least
+ * @size: bytes (rounded up to 8), at most PERCPU_DYNAMIC_SIZE
+ * @align: a power of two up to PAGE_SIZE; 8 is the least (a smaller one is raised)
  *
+ * Every CPU's copy is aligned to @align.
  * Context: any (a spinlock with interrupts off); never sleeps.
- * Return: the per-CPU pointer (see mm/percpu.h), or NULL with a report if
- * the dynamic part of the areas is full.
+ * Return: the per-CPU pointer (see mm/percpu.h); NULL with a report if the
+ * dynamic part of the areas has no room, or with a warning if @size or
+ * @align is illegal (zero, too large, not a power of two).
  */
 void *__alloc_percpu(size_t size, size_t align)
 {
-	unsigned int units = DIV_ROUND_UP(size ? size : 1, PCPU_UNIT);
-	unsigned int step = align > PCPU_UNIT ? align / PCPU_UNIT : 1;
+	unsigned int units;
 	unsigned long flags;
 	unsigned int cpu;
 	char *ptr;
 	int start;
 
+	if (align < PCPU_UNIT)
+		align = PCPU_UNIT;
+	if (pcpu_request_illegal(size, align))
+		return NULL;
+	units = DIV_ROUND_UP(size, PCPU_UNIT);
 	spin_lock_irqsave(&pcpu_lock, flags);
-	start = find_free_run(units, step);
+	start = find_free_run(units, align);
 	if (start >= 0) {
 		for (unsigned int u = 0; u < units; u++)
 			unit_assign(alloc_map, start + u, true);

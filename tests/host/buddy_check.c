@@ -700,6 +700,10 @@ static void check_semantics(struct bmodel *m, int nid, gfp_t gfp, unsigned int o
 		check_fail("gfp %#x order %u invoked the OOM killer", gfp, order);
 	if ((gfp & __GFP_NORETRY) && stalls > 1)
 		check_fail("__GFP_NORETRY reclaimed %lu times", stalls);
+	/* a costly order gets one round unless it may retry (Linux 6.12) */
+	if (order > PAGE_ALLOC_COSTLY_ORDER && !(gfp & (__GFP_RETRY_MAYFAIL | __GFP_NOFAIL)) &&
+	    stalls > 1)
+		check_fail("gfp %#x order %u reclaimed %lu times", gfp, order, stalls);
 	if (ok || !(gfp & __GFP_DIRECT_RECLAIM) || (gfp & __GFP_NORETRY) || no_zone)
 		return;
 	/* A failed allocation that could reclaim: it must have taken all the cache had... */

@@ -8,7 +8,8 @@
  * allocation runs the shrinkers and, if they free nothing, kills the
  * largest victim and succeeds; that order 3 is still "small"; that
  * __GFP_NORETRY makes one light reclaim pass and fails without the OOM
- * killer; that costly orders and __GFP_RETRY_MAYFAIL never kill; that
+ * killer; that costly orders and __GFP_RETRY_MAYFAIL never kill, and that a
+ * costly order gets one reclaim round unless __GFP_RETRY_MAYFAIL; that
  * GFP_NOWAIT never reclaims; that __GFP_NOFAIL never returns NULL; and that
  * with nothing to reclaim or kill the failure is loud.  Counters (OOM_KILL,
  * ALLOCSTALL, PGALLOC_FAIL, PGALLOC_NORETRY_FAIL) and the report lines are
@@ -278,6 +279,34 @@ static void costly_order_never_kills(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "costly_order_never_kills"));	/* backtrace */
 }
 
+/*
+ * A costly order gets one reclaim round, then fails, as in Linux 6.12
+ * (__alloc_pages_slowpath()): freeing pages here and there rarely builds a
+ * large block, so progress reported by reclaim proves nothing for it.  Only
+ * __GFP_RETRY_MAYFAIL asks for more: a quarter of the 16 retries a small
+ * order gets (Linux's should_compact_retry()).  The shrinker always
+ * reports progress and never gives a page.
+ */
+static void costly_order_reclaims_once(struct kunit *test)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	const unsigned int order = PAGE_ALLOC_COSTLY_ORDER + 1;
+
+	cache_setup(0, 1000);
+	rctx.cache.endless = true;
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(gfp, order), order));
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(gfp | __GFP_RETRY_MAYFAIL, order), order));
+	kunit_info(test, "RETRY_MAYFAIL, order %u: %lu reclaim rounds", order,
+		   delta(ALLOCSTALL, rctx.stalls));
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1 + 16 / 4);
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+}
+
 static void noretry_makes_one_light_pass(struct kunit *test)
 {
 	const char *log;
@@ -530,6 +559,7 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
 	KUNIT_CASE(order3_is_not_costly),
 	KUNIT_CASE(costly_order_never_kills),
+	KUNIT_CASE(costly_order_reclaims_once),
 	KUNIT_CASE(noretry_makes_one_light_pass),
 	KUNIT_CASE(noretry_succeeds_if_the_light_pass_helps),
 	KUNIT_CASE(retry_mayfail_retries_but_never_kills),

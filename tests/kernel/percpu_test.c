@@ -97,8 +97,70 @@ static void a_full_dynamic_part_fails_cleanly(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 
 	kunit_expect_report(test, "percpu: allocation failed");
-	KUNIT_EXPECT_NULL(test, __alloc_percpu(PERCPU_DYNAMIC_SIZE + 8, 8));
+	/* the zones' lists took some: a request this large is legal but cannot fit */
+	KUNIT_ASSERT_LT(test, before, PERCPU_DYNAMIC_SIZE);
+	KUNIT_EXPECT_NULL(test, __alloc_percpu(before + 8, 8));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "percpu: allocation failed"));
+	KUNIT_EXPECT_EQ(test, percpu_dynamic_free(), before);
+}
+
+/*
+ * Every power-of-two alignment up to PAGE_SIZE is honoured, as in Linux: in
+ * every CPU's copy, wherever the dynamic part starts in the area.
+ */
+static void every_copy_is_aligned(struct kunit *test)
+{
+	size_t before = percpu_dynamic_free();
+
+	for (size_t align = 8; align <= PAGE_SIZE; align *= 2) {
+		void *p = __alloc_percpu(8, align);
+		unsigned int cpu;
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "align %zu", align);
+		for_each_possible_cpu(cpu) {
+			unsigned long addr = (unsigned long)per_cpu_ptr(p, cpu);
+
+			KUNIT_EXPECT_EQ_MSG(test, addr % align, 0, "align %zu, CPU%u's copy at %#lx",
+					    align, cpu, addr);
+		}
+		free_percpu(p);
+	}
+	KUNIT_EXPECT_EQ(test, percpu_dynamic_free(), before);
+}
+
+/*
+ * A request no allocation can satisfy is a caller's bug: Linux 6.12's
+ * pcpu_alloc() warns ("illegal size (%zu) or align (%zu) for percpu
+ * allocation") and returns NULL.  A size so large that its unit count
+ * wraps must not "fit" at the start of the dynamic part, over live objects.
+ */
+static void an_illegal_request_warns_and_fails(struct kunit *test)
+{
+	static const struct {
+		size_t size, align;
+	} bad[] = {
+		{ 0, 8 },				/* nothing to allocate */
+		{ PERCPU_DYNAMIC_SIZE + 8, 8 },		/* larger than a CPU's dynamic part */
+		{ 32UL << 30, 8 },
+		{ ~(size_t)0, 8 },			/* its units wrap to 0 */
+		{ ~(size_t)0 - 6, 8 },		/* rounded up to 8, it wraps to 0 */
+		{ 8, PAGE_SIZE * 2 },			/* beyond a page */
+		{ 8, 24 },				/* not a power of two */
+	};
+	size_t before = percpu_dynamic_free();
+	unsigned long pos = printk_log_pos();
+
+	kunit_expect_report(test, "WARNING: at mm/percpu.c");
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		void *p = __alloc_percpu(bad[i].size, bad[i].align);
+
+		/* not freed if it was given: it may be another object's start */
+		KUNIT_EXPECT_NULL_MSG(test, p, "size %zu align %zu", bad[i].size, bad[i].align);
+	}
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "for percpu allocation"),
+			ARRAY_SIZE(bad));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos),
+		"illegal size (18446744073709551615) or align (8) for percpu allocation"));
 	KUNIT_EXPECT_EQ(test, percpu_dynamic_free(), before);
 }
 
@@ -122,6 +184,8 @@ static struct kunit_case percpu_cases[] = {
 	KUNIT_CASE(freed_space_is_reused_and_zeroed),
 	KUNIT_CASE(a_bad_free_is_refused),
 	KUNIT_CASE(a_full_dynamic_part_fails_cleanly),
+	KUNIT_CASE(every_copy_is_aligned),
+	KUNIT_CASE(an_illegal_request_warns_and_fails),
 	KUNIT_CASE(allocators_keep_their_per_cpu_data_in_the_areas),
 	{}
 };
