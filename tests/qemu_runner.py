@@ -288,6 +288,7 @@ class Ktap:
                 continue
             self.order.take(line)
             self._take(line, diag)
+        self.stopped_diag = list(diag) if self.case else []     # the case that never ended
 
     def _take(self, line, diag):
         if self.plan is None and re.match(r"^1\.\.\d+$", line):
@@ -492,7 +493,7 @@ def judge(status, ktap, timeout, quiet=0):
 class Run:
     def __init__(self, name, ktap, problems, seconds):
         self.name, self.problems, self.seconds = name, problems, seconds
-        self.cases, self.oops = ktap.cases, ktap.oops
+        self.cases, self.oops, self.stopped_diag = ktap.cases, ktap.oops, ktap.stopped_diag
         self.stopped_in = (ktap.suite, ktap.case)     # running when the output stopped
         self.failures = [c for c in ktap.cases if c[2] == "not ok"]
         self.suite_failures = sorted(ktap.suite_problems.items())
@@ -573,10 +574,15 @@ OOPS_HEAD = re.compile(r"BUG:|#PF:|Oops:|RIP:|WARNING:|invalid opcode|general pr
                        r"double fault|Kernel panic")
 
 
-def excerpt(diag, head=6, tail=10):
+def excerpt(diag, head=6, tail=10, frames=3):
     """A failed case's diagnostics, shortened: an oops's first lines (what and
-    where: BUG:, #PF:, RIP: ...), then the last lines; "..." where lines were left out."""
-    keep = sorted(set([i for i, d in enumerate(diag) if OOPS_HEAD.search(d)][:head]) |
+    where: BUG:, #PF:, RIP: ...), the top FRAMES of its call trace (the bottom,
+    run_one and kmain, says nothing), then the last lines; "..." where lines
+    were left out."""
+    trace = next((i for i, d in enumerate(diag) if d.strip() == "Call Trace:"), len(diag))
+    rip = [i for i, d in enumerate(diag) if d.startswith("RIP:")][:1]     # always: the where
+    keep = sorted(set([i for i, d in enumerate(diag) if OOPS_HEAD.search(d)][:head] + rip) |
+                  set(range(trace, min(trace + 1 + frames, len(diag)))) |
                   set(range(max(0, len(diag) - tail), len(diag))))
     out, last = [], -1
     for i in keep:
@@ -605,6 +611,14 @@ def skip_lines(run, most=4):
     return lines
 
 
+def crash_lines(run):
+    """The oops that ended a run, shortened as excerpt() does: from the case that never
+    ended, else the last oops lines seen."""
+    if any(OOPS_HEAD.search(d) for d in run.stopped_diag):
+        return excerpt(run.stopped_diag, tail=4)
+    return [line.strip() for line in run.oops[-6:]]
+
+
 def report_lines(run):
     """What the terminal shows about a run: failures, problems, skips, the tally."""
     out = []
@@ -616,7 +630,7 @@ def report_lines(run):
         out += ["      " + line for line in lines]
     for p in run.problems:
         out.append("  " + p)
-        out += ["      " + line.strip() for line in run.oops[-6:]]
+        out += ["      " + line for line in crash_lines(run)]
     out += ["  " + line for line in skip_lines(run)]
     out.append("  %s: %s (%.1f s; log: build/test-logs/%s.log)"
                % (run.name, run.summary(), run.seconds, run.name))
@@ -742,11 +756,13 @@ SELFTESTS = [
      "selftest_fault", 120,
      lambda r, text: any(f[1] == "null_dereference" for f in r.failures) and r.passed >= 1
      and not r.problems),
-    ("the report of a crashed case keeps the oops's first lines (BUG:, #PF:, RIP:)",
+    ("the report of a crashed case keeps the oops's first lines (BUG:, #PF:, RIP:) and the "
+     "top of its call trace",
      "selftest_fault", 120,
      lambda r, text: all(k in text for k in ("FAILED selftest_fault.null_dereference",
                                               "BUG: kernel NULL pointer dereference",
                                               "#PF: supervisor read access", "RIP: ",
+                                              "Call Trace:", " null_dereference+0x",
                                               "test case crashed"))),
     ("an endless loop is stopped by the timeout, naming suite and case",
      "selftest_hang", 25,

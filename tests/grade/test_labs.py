@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
+import grade as grade_py  # noqa: E402
 import handout  # noqa: E402
 import monitor_check  # noqa: E402
 import points  # noqa: E402
@@ -167,6 +168,40 @@ def prove_lab(lab, labs, tally, clean, clang):
                      % lab, seconds)
 
 
+# An oops as the kernel prints it inside a case (selftest_fault's, trimmed registers)
+CRASH = """BUG: kernel NULL pointer dereference, address: 0000000000000000
+#PF: supervisor read access in kernel mode
+#PF: error_code(0x0000) - not-present page
+Oops: 0000 [#1] SMP
+CPU: 0
+RIP: 0008:kfree+0x8/0x60
+RSP: 0010:ffffffff801936d0 EFLAGS: 00000282
+RAX: ffffffff8014e280 RBX: ffffffff80193710 RCX: 00000000000003fd
+Call Trace:
+ kfree+0x8/0x60
+ free_to_sheaf+0x21/0x90
+ slab_test_case+0x40/0x120
+ run_one+0x7b/0x150
+ run_suite+0x5f0/0x6b0
+ kunit_run_all_tests+0x1d2/0x2d0
+ kmain+0x56b/0x5b0
+ high_entry+0x1e/0x1f
+---[ end trace ]---
+    # slab_test_case: test case crashed (oops above)""".split("\n")
+
+
+def check_crash_summary(tally):
+    """make grade's summary of a crashed case names where it crashed: RIP: and the top frames."""
+    case = grade_py.CaseResult("slab", "slab_test_case", "not ok", CRASH, "", 0.1)
+    lines = grade_py.judge_test(points.Test("slab", 1, "slab.slab_test_case", [], "points.txt"),
+                                [case], "pc-256M-2cpu").lines
+    text = "\n".join(lines)
+    tally.check(all(k in text for k in ("BUG: kernel NULL", "RIP: 0008:kfree+0x8", "Call Trace:",
+                                        "free_to_sheaf+0x21", "test case crashed")),
+                "make grade's summary of a crash keeps RIP: and the top of the call trace",
+                lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernel", default=os.path.join(ROOT, "build", "kernel.elf"))
@@ -180,6 +215,7 @@ def main():
     clang = shutil.which("clang") is not None
     print("make test-labs: the reference scores full marks; each lab's handout builds, boots "
           "and scores zero on its lab, full marks on the labs before it", flush=True)
+    check_crash_summary(tally)
     print("=== reference: every lab", flush=True)
     results, text, seconds = grade(ROOT, a.kernel, list(labs))
     for lab in labs:
