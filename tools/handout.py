@@ -308,9 +308,26 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
         copy_build(build_from, os.path.join(out, "build"))
     say("handout %s -> %s: %d regions stubbed in %d files (%d lines of reference code left "
         "out), %s kept; checked: none of the %d lines unique to the left-out code is in any "
-        "file" % (lab, out, n_regions, sum(1 for rs in stubbed.values() if rs), n_lines,
-                  ", ".join(sorted(keep)) or "no earlier lab", len(distinctive)))
+        "file; %s" % (lab, out, n_regions, sum(1 for rs in stubbed.values() if rs), n_lines,
+                      ", ".join(sorted(keep)) or "no earlier lab", len(distinctive),
+                      first_commit(out, lab)))
     return n_regions
+
+
+def first_commit(out, lab):
+    """Make @out a git repository whose one commit is the handout as given, so that a
+    student's `git diff` shows their work; say what was done."""
+    if os.path.exists(os.path.join(out, ".git")):
+        return "%s is a git repository already: no commit made" % out
+    git = ["git", "-C", out, "-c", "user.name=make handout", "-c", "user.email=handout@kmem",
+           "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
+    try:
+        for args in (["init", "-q"], ["add", "-A"],
+                     ["commit", "-q", "-m", "lab %s: the handout as given" % lab]):
+            subprocess.run(git + args, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return "no git repository made (%s)" % e
+    return "a git repository with the handout as its first commit (git diff shows your work)"
 
 
 FUNCTION = re.compile(r"^[A-Za-z_][\w\s*]*?\b(\w+)\(")

@@ -153,6 +153,13 @@ def prove_lab(lab, labs, tally, clean, clang):
         return
     tally.check(True, "make handout LAB=%s: %s (%.0f s)" % (lab, said[-1].split(": ", 1)[1],
                                                            time.monotonic() - start))
+    log = subprocess.run(["git", "-C", out, "log", "--oneline"], capture_output=True, text=True)
+    status = subprocess.run(["git", "-C", out, "status", "--porcelain"], capture_output=True,
+                            text=True)
+    tally.check(log.returncode == 0 and len(log.stdout.splitlines()) == 1 and
+                not status.stdout.strip(),
+                "the handout of %s is a git repository: one commit, nothing left out of it" % lab,
+                (log.stdout + log.stderr + status.stdout).splitlines())
     if not make(out, ["build/kernel.elf"], "gcc build", tally):
         return
     if clang:
