@@ -9,6 +9,9 @@
        - the kernel builds with gcc, warning-free (-Werror), and with clang
          if clang is installed;
        - it boots to the monitor prompt and answers a command, with no oops;
+       - the `printf ... | make run` transcripts of its lab's page
+         (docs/labs/LAB.md) are what it prints, compared as make test compares
+         the reference's pages (tests/monitor_check.py);
        - `make grade` there scores zero on every test of the lab, and full
          marks on every test of the labs it builds on.
 
@@ -140,6 +143,18 @@ def boots_to_monitor(tree, tally):
                 % (time.monotonic() - start), problems)
 
 
+def check_lab_transcripts(out, lab, tally):
+    """The `printf ... | make run` transcripts of the lab's page show what its handout prints
+    (the page describes the kernel before the student's work; make test checks only the
+    reference's pages)."""
+    lines = []
+    passed, failed = monitor_check.check_transcripts(
+        [os.path.join(out, "docs", "labs", lab + ".md")], os.path.join(out, "build"),
+        say=lines.append, tree=out)
+    tally.check(passed and not failed, "docs/labs/%s.md's transcripts are what its handout "
+                "prints (%d of them)" % (lab, passed + failed), lines)
+
+
 def prove_lab(lab, labs, tally, clean, clang):
     out = os.path.join(LABS_DIR, lab)
     shutil.rmtree(out, ignore_errors=True)
@@ -166,6 +181,7 @@ def prove_lab(lab, labs, tally, clean, clang):
         make(out, ["CC=clang", "BUILD=build/clang", "build/clang/kernel.elf"], "clang build",
              tally)
     boots_to_monitor(out, tally)
+    check_lab_transcripts(out, lab, tally)
     deps = points.depends_on(labs, lab)
     results, text, seconds = grade(out, os.path.join(out, "build", "kernel.elf"),
                                    [l for l in labs if l in deps or l == lab])
