@@ -65,8 +65,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
-#define MAX_EMPTY_SHEAVES	10
 #define MIN_PARTIAL		2	/* empty slabs a node keeps before giving pages back */
 
 LIST_HEAD(slab_caches);
@@ -92,6 +90,16 @@ static void set_main(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
 	pcs->base = sheaf_objects(sheaf);
 	pcs->top = pcs->base + sheaf->size;
 	pcs->end = pcs->base + sheaf->capacity;
+}
+
+/*
+ * Make @sheaf (or NULL) this CPU's spare (interrupts off), and publish its
+ * size for the other CPUs' counts (cache_sheaf_objects()).
+ */
+static void set_spare(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
+{
+	pcs->spare = sheaf;
+	WRITE_ONCE(pcs->spare_size, sheaf ? sheaf->size : 0);
 }
 
 /* This CPU's main sheaf, its size brought up to date (interrupts off). */
@@ -571,7 +579,7 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 	if (pcs->spare && pcs->spare->size) {
 		old = main_sheaf(pcs);
 		set_main(pcs, pcs->spare);
-		pcs->spare = old == &bootstrap_sheaf ? NULL : old;
+		set_spare(pcs, old == &bootstrap_sheaf ? NULL : old);
 		goto pop;
 	}
 	sheaf = barn_take(local_barn(s), true);
@@ -606,7 +614,7 @@ install:
 stash:
 	if (old != &bootstrap_sheaf) {
 		if (!pcs->spare) {
-			pcs->spare = old;
+			set_spare(pcs, old);
 		} else {
 			local_irq_restore(flags);
 			retire_sheaf(s, old);
@@ -642,7 +650,7 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 
 	if (pcs->spare && !pcs->spare->size) {
 		set_main(pcs, pcs->spare);
-		pcs->spare = sheaf == &bootstrap_sheaf ? NULL : sheaf;
+		set_spare(pcs, sheaf == &bootstrap_sheaf ? NULL : sheaf);
 	} else if (sheaf == &bootstrap_sheaf) {
 		sheaf = barn_take(local_barn(s), false);
 		if (!sheaf)
@@ -1072,9 +1080,11 @@ static void flush_cpu_sheaves(void *info)
 		kmem_cache_free(sheaf_cache, sheaf);
 	}
 	if (pcs->spare) {
-		flush_sheaf(s, pcs->spare);
-		kmem_cache_free(sheaf_cache, pcs->spare);
-		pcs->spare = NULL;
+		struct slab_sheaf *spare = pcs->spare;
+
+		set_spare(pcs, NULL);
+		flush_sheaf(s, spare);
+		kmem_cache_free(sheaf_cache, spare);
 	}
 }
 
@@ -1164,7 +1174,14 @@ void kmem_cache_shrink_all(void)
 	}
 }
 
-/** cache_sheaf_objects - free objects @s holds in its sheaves and barns (a snapshot) */
+/**
+ * cache_sheaf_objects - free objects @s holds in its sheaves and barns (a snapshot)
+ *
+ * For slabinfo and the slab shrinker's count.  Of each CPU it reads only
+ * the per-CPU fields, never a sheaf: that CPU may free its sheaves at any
+ * moment (flush_cpu_sheaves(), by IPI).  The barns are read under their locks.
+ * Context: any but an NMI.
+ */
 unsigned long cache_sheaf_objects(struct kmem_cache *s)
 {
 	unsigned long objects = 0, flags;
@@ -1177,9 +1194,7 @@ unsigned long cache_sheaf_objects(struct kmem_cache *s)
 	for_each_online_cpu(cpu) {
 		struct slub_percpu_sheaves *pcs = per_cpu_ptr(s->cpu_sheaves, cpu);
 
-		objects += main_size(pcs);
-		if (READ_ONCE(pcs->spare))
-			objects += READ_ONCE(pcs->spare->size);
+		objects += main_size(pcs) + READ_ONCE(pcs->spare_size);
 	}
 	for_each_node(nid) {
 		struct node_barn *barn = &get_node(s, nid)->barn;

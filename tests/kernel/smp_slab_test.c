@@ -513,6 +513,90 @@ static void interrupt_handlers_allocate_and_free(struct kunit *test)
 	sctx.pos = printk_log_pos();
 }
 
+/* ---------------------------------------------------------------- counting under flushes */
+
+#define COUNT_NS	(1000ULL * 1000 * 1000)	/* how long CPU 0 flushes */
+
+static struct {
+	struct work_struct work;
+	unsigned long started, done, reads, too_many, max_seen, bound;
+	void *objs[3 * MAX_SHEAF_CAPACITY + 1];
+} counter;
+static void *objs0[3 * MAX_SHEAF_CAPACITY + 1];
+
+/*
+ * Fill this CPU's sheaves of the test's cache: allocating more than two
+ * sheaves' worth and freeing them leaves a main and a spare.
+ */
+static unsigned int fill_sheaves(void **objs)
+{
+	unsigned int n = 3 * own->sheaf_capacity + 1, got = 0;
+
+	while (got < n && (objs[got] = kmem_cache_alloc(own, GFP_KERNEL)))
+		got++;
+	for (unsigned int i = 0; i < got; i++)
+		kmem_cache_free(own, objs[i]);
+	return got;
+}
+
+/*
+ * On CPU 1: what slabinfo and the slab shrinker's count ask,
+ * cache_sheaf_objects(), over and over, while CPU 0 flushes every CPU's
+ * sheaves (its own, and this one's by IPI, in the middle of the loop).
+ */
+static void count_sheaf_objects(struct work_struct *work)
+{
+	(void)work;
+	__atomic_store_n(&counter.started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&counter.done, __ATOMIC_ACQUIRE)) {
+		unsigned long n;
+
+		if (counter.reads % 64 == 0)
+			fill_sheaves(counter.objs);
+		n = cache_sheaf_objects(own);
+		counter.too_many += n > counter.bound;
+		counter.max_seen = max(counter.max_seen, n);
+		counter.reads++;
+	}
+}
+
+/*
+ * Counting another CPU's sheaves while a flush frees them: CPU 1 counts
+ * the cached objects of a cache (the path of slabinfo and of the slab
+ * shrinker's count) while CPU 0 allocates, frees and shrinks it, so that
+ * every CPU's main and spare sheaves are freed by flush_cpu_sheaves() under
+ * the count.  The count must never follow a pointer to a sheaf the flush
+ * has freed (once it loaded the spare twice: a NULL dereference within a
+ * second), and never exceed what the sheaves and barns can hold.
+ */
+static void sheaves_counted_while_flushed(struct kunit *test)
+{
+	unsigned int cpus = num_online_cpus(), cap = own->sheaf_capacity;
+	unsigned long rounds = 0;
+	u64 end;
+
+	if (cpus < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	counter = (typeof(counter)){ .bound = (2 * cpus + MAX_FULL_SHEAVES) * cap };
+	INIT_WORK(&counter.work, count_sheaf_objects);
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(1, &counter.work));
+	KUNIT_ASSERT_TRUE(test, wait_for(&counter.started, 1));
+	end = ktime_get_ns() + COUNT_NS;
+	while (ktime_get_ns() < end) {
+		KUNIT_ASSERT_EQ(test, fill_sheaves(objs0),
+				3 * cap + 1);
+		kmem_cache_shrink(own);
+		rounds++;
+	}
+	__atomic_store_n(&counter.done, 1, __ATOMIC_RELEASE);
+	flush_work(&counter.work);
+	kunit_info(test, "%lu counts on CPU 1 during %lu shrinks on CPU 0 (%s): at most %lu "
+		   "objects", counter.reads, rounds,
+		   cache_has_sheaves(own) ? "sheaves" : "checked, no sheaves", counter.max_seen);
+	KUNIT_EXPECT_GT(test, counter.reads, 0);
+	KUNIT_EXPECT_EQ_MSG(test, counter.too_many, 0, "counts above %lu", counter.bound);
+}
+
 extern const struct restart_sequence __start_restart_table[], __stop_restart_table[];
 extern const char _text[], _etext[];
 
@@ -558,6 +642,7 @@ static struct kunit_case smp_slab_cases[] = {
 	KUNIT_CASE(all_cpus_allocate_and_free_at_once),
 	KUNIT_CASE(interrupt_handlers_allocate_and_free),
 	KUNIT_CASE(interrupted_sequences_start_again),
+	KUNIT_CASE(sheaves_counted_while_flushed),
 	{}
 };
 
