@@ -1505,27 +1505,57 @@ static unsigned long objects_in_use(struct kmem_cache *s)
 	return used;
 }
 
+/*
+ * Take @s off slab_caches, if it is there: the one test of a live cache
+ * that reads nothing of @s (a destroyed cache's struct is a freed object of
+ * kmem_cache).  Under the lock, so of two destroys of one cache one wins.
+ */
+static bool unlist_cache(struct kmem_cache *s)
+{
+	struct kmem_cache *c;
+	bool found = false;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list) {
+		if (c == s) {
+			list_del(&s->list);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&slab_caches_lock);
+	return found;
+}
+
 /**
  * kmem_cache_destroy - free cache @s, which must have no objects left
  * @s: the cache, or NULL (ignored)
  *
  * Objects still allocated are a leak: reported with the cache, their
  * number and (SLAB_STORE_USER) who allocated them, and the cache is then
- * kept, not freed, as Linux does.
+ * kept, not freed, as Linux does.  A pointer that is not a live cache (one
+ * destroyed already) is reported in one line and not touched; Linux does
+ * not check, and follows it.
  * Context: may sleep.
  */
 void kmem_cache_destroy(struct kmem_cache *s)
 {
 	if (!s)
 		return;
+	if (!unlist_cache(s)) {
+		count_vm_event(SLAB_BAD_FREE);
+		pr_err("BUG: kmem_cache_destroy of %px by %pS: not a live cache "
+		       "(destroyed already?)\n", s, __builtin_return_address(0));
+		return;
+	}
 	kmem_cache_shrink(s);
 	if (objects_in_use(s)) {
 		report_leaks(s);
+		spin_lock(&slab_caches_lock);
+		list_add_tail(&s->list, &slab_caches);	/* kept, as a live cache */
+		spin_unlock(&slab_caches_lock);
 		return;
 	}
-	spin_lock(&slab_caches_lock);
-	list_del(&s->list);
-	spin_unlock(&slab_caches_lock);
 	free_percpu(s->cpu_sheaves);
 	kmem_cache_free(kmem_cache, s);
 }
