@@ -22,8 +22,10 @@
  * A sheaf that runs dry is swapped with the spare, or traded at the barn
  * for a full one, or refilled from the slabs (which may take a new slab
  * from the page allocator).  A sheaf that fills up is swapped, traded for
- * an empty one, or flushed: each object goes back to its own slab, on its
- * own node, whichever CPU or node freed it.
+ * an empty one, or flushed: each object goes back to its own slab.  A
+ * sheaf holds only objects of its CPU's memory node (numa_mem_id()), as in
+ * Linux 6.18: an object of another node, freed here, goes straight back
+ * to its slab, so that what the sheaves hand out is local memory.
  *
  * One slab, order 0, kmalloc-64:
  *
@@ -521,6 +523,31 @@ static bool barn_put(struct node_barn *barn, struct slab_sheaf *sheaf)
 	return taken;
 }
 
+/*
+ * Trade the full @sheaf for an empty one at @barn, in one step under its
+ * lock (Linux's barn_replace_full_sheaf()): the empty sheaf, or NULL if
+ * the barn has no room for a full one or no empty one, and then it took
+ * nothing.  Two steps, a take and a put, would leave a window in which
+ * other CPUs fill the barn and the taken sheaf has nowhere to go back.
+ */
+static struct slab_sheaf *barn_replace_full_sheaf(struct node_barn *barn,
+						  struct slab_sheaf *sheaf)
+{
+	struct slab_sheaf *empty = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&barn->lock, flags);
+	if (barn->nr_full < MAX_FULL_SHEAVES && !list_empty(&barn->sheaves_empty)) {
+		empty = list_first_entry(&barn->sheaves_empty, struct slab_sheaf, barn_list);
+		list_del(&empty->barn_list);
+		barn->nr_empty--;
+		list_add(&sheaf->barn_list, &barn->sheaves_full);
+		barn->nr_full++;
+	}
+	spin_unlock_irqrestore(&barn->lock, flags);
+	return empty;
+}
+
 /* ---------------------------------------------------------------- sheaves */
 
 static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
@@ -661,16 +688,13 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 		}
 		set_main(pcs, sheaf);
 	} else {
-		struct slab_sheaf *empty = barn_take(local_barn(s), false);
+		struct slab_sheaf *empty = barn_replace_full_sheaf(local_barn(s), sheaf);
 
-		if (empty && barn_put(local_barn(s), sheaf)) {
-			set_main(pcs, empty);
-		} else {
-			if (empty)
-				barn_put(local_barn(s), empty);
+		if (!empty) {		/* the barn has room for no full sheaf, or no empty one */
 			flush_sheaf(s, sheaf);
-			set_main(pcs, sheaf);
+			empty = sheaf;
 		}
+		set_main(pcs, empty);
 	}
 	*pcs->top++ = obj;
 	/* END LAB */
@@ -807,19 +831,42 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj)
 }
 
 /*
- * free_to_sheaf - @obj (an object's start, of a cache with sheaves) onto
- * this CPU's main sheaf, unless its free mark, the word @mark bytes into
- * it, says it is free already: a double free, caught without debugging.
+ * An object of another node than this CPU's memory node goes back to its
+ * slab at once, as in Linux 6.18: a sheaf holds only local objects, so
+ * that what it hands out is local memory.  Its free mark (at @mark, as for
+ * free_to_sheaf()) is set there too: a double free is caught wherever the
+ * first free left the object.
  */
-static __always_inline void free_to_sheaf(struct kmem_cache *s, void *obj, unsigned int mark,
-					  void *caller)
+static __noinline void free_remote(struct kmem_cache *s, void *obj, unsigned int mark,
+				   void *caller)
+{
+	if (unlikely(!set_free_mark(s, obj, mark)))
+		freed_twice(s, obj, caller);
+	else
+		put_objects(s, &obj, 1);
+}
+
+/*
+ * free_to_sheaf - @obj (an object's start, of a cache with sheaves, in the
+ * slab page @page) onto this CPU's main sheaf, unless its free mark, the
+ * word @mark bytes into it, says it is free already: a double free, caught
+ * without debugging.  An object of another node goes to its slab.
+ */
+static __always_inline void free_to_sheaf(struct kmem_cache *s, struct page *page, void *obj,
+					  unsigned int mark, void *caller)
 {
 	/* LAB slab:
 	 * (void)freed_twice, (void)free_slow, (void)set_free_mark, (void)mark;
+	 * (void)page, (void)free_remote;
 	 * free_to_slab(s, virt_to_slab(obj), obj, caller);
 	 */
 	struct slub_percpu_sheaves *pcs;
 
+	/* first, while the flags are at hand: any page of a slab carries its node */
+	if (unlikely(page_to_nid(page) != numa_mem_id())) {
+		free_remote(s, obj, mark, caller);
+		return;
+	}
 	if (unlikely(!set_free_mark(s, obj, mark))) {
 		freed_twice(s, obj, caller);
 		return;
@@ -840,7 +887,7 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	if (unlikely(cache_skips_sheaves(s)))
 		free_to_slab(s, slab, obj, caller);
 	else
-		free_to_sheaf(s, obj, s->free_mark, caller);
+		free_to_sheaf(s, slab, obj, s->free_mark, caller);
 }
 
 /*
@@ -876,7 +923,7 @@ static __always_inline void slab_free(struct kmem_cache *s, struct page *page, v
 				      void *caller)
 {
 	if (likely(!((unsigned long)obj & s->fast_free_mask)))
-		free_to_sheaf(s, obj, 0, caller);
+		free_to_sheaf(s, page, obj, 0, caller);
 	else
 		slab_free_slow(s, page, obj, caller);
 }
