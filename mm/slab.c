@@ -690,7 +690,7 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 	} else {
 		struct slab_sheaf *empty = barn_replace_full_sheaf(local_barn(s), sheaf);
 
-		if (!empty) {		/* the barn has room for no full sheaf, or no empty one */
+		if (!empty) {	/* no room for a full sheaf, or no empty one */
 			flush_sheaf(s, sheaf);
 			empty = sheaf;
 		}

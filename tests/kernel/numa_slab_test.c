@@ -519,7 +519,7 @@ static void memoryless_cpu_allocates_from_its_memory_node(struct kunit *test)
 			/* local to the CPU (numa_mem_id(), not its own node): into its sheaves */
 			if (cache_has_sheaves(cache))
 				KUNIT_EXPECT_GE_MSG(test, cache_sheaf_objects(cache), NR_LOCAL,
-						    "CPU%u's frees of node %d's objects", cpu, mem);
+						    "CPU%u's frees of node %d", cpu, mem);
 		}
 		KUNIT_EXPECT_STREQ(test, log_since(pos), "");
 		expect_node_unused(test, cache, nid);
