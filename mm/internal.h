@@ -126,6 +126,8 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 
 #define MAX_SHEAF_CAPACITY	32	/* objects per sheaf, at most */
 #define SHEAF_MAX_BYTES		(64U << 10)	/* ... and bytes of them, unless that is below 4 */
+#define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
+#define MAX_EMPTY_SHEAVES	10
 
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux
@@ -152,6 +154,10 @@ static inline void **sheaf_objects(struct slab_sheaf *sheaf)
  * was on the chain that every kfree() must finish before the next kmalloc()
  * can start; without it the pair takes a third of the time.  So while a
  * sheaf is main, its size field is stale: top - base is the truth.
+ *
+ * Another CPU may read these fields (to count the cached objects) but
+ * never follow main or spare: a flush by IPI frees both at any moment.
+ * So the spare's size is kept here too, where such a reader finds it.
  */
 struct slub_percpu_sheaves {
 	void **top;			/* main's next free slot */
@@ -159,6 +165,7 @@ struct slub_percpu_sheaves {
 	void **end;			/* base + main->capacity: full at top == end */
 	struct slab_sheaf *main;
 	struct slab_sheaf *spare;	/* NULL, or empty, or full */
+	unsigned int spare_size;	/* spare's objects (0 without one), for other CPUs */
 };
 
 /*

@@ -582,6 +582,39 @@ static void double_free_on_every_route(struct kunit *test)
 	expect_harmless(test, nr);
 }
 
+/*
+ * kmem_cache_destroy() of a cache destroyed already, or of what never was
+ * a cache: one report each, naming the caller, and the pointer is never
+ * followed (the struct went back to the kmem_cache cache: KASAN would call
+ * that a use after free, and its cpu_sheaves were freed too).  The other
+ * caches go on as before.
+ */
+static void kmem_cache_destroy_of_a_dead_cache(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("misuse_destroyed", 40, 0, 0, NULL);
+	static const char why[] = "not a live cache (destroyed already?)";
+	void *obj, *not_cache;
+
+	kunit_expect_report(test, "BUG: kmem_cache_destroy of");
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	obj = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	kmem_cache_free(s, obj);
+	kmem_cache_destroy(s);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "BUG"), 0);
+	kmem_cache_destroy(s);
+	expect_one_report(test, "kmem_cache_destroy", s, why);
+	kmem_cache_destroy(s);	/* and again: the same, nothing else */
+	expect_one_report(test, "kmem_cache_destroy", s, why);
+
+	not_cache = kzalloc(512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, not_cache);
+	kmem_cache_destroy(not_cache);
+	expect_one_report(test, "kmem_cache_destroy", not_cache, why);
+	kfree(not_cache);
+	expect_harmless(test, 3);
+}
+
 static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kfree_of_memory_kmalloc_never_gave),
 	KUNIT_CASE(kfree_of_an_address_in_a_hole),
@@ -595,6 +628,7 @@ static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(double_kfree_on_two_cpus),
 	KUNIT_CASE(kfree_of_an_interior_pointer_on_every_route),
 	KUNIT_CASE(double_free_on_every_route),
+	KUNIT_CASE(kmem_cache_destroy_of_a_dead_cache),
 	{}
 };
 
