@@ -27,7 +27,9 @@
  *   page tables       arch/x86_64/pgtable.c through mm/cpu.h; the top-level
  *                     entries of the whole vmalloc space are made at boot,
  *                     so every CPU sees new mappings at once; lower tables
- *                     are made as needed (GFP_KERNEL) and stay, unless a
+ *                     are made as needed (GFP_KERNEL less the scopes of
+ *                     mm/gfp.h, which GFP_NOFS/GFP_NOIO callers get, and
+ *                     retried for __GFP_NOFAIL) and stay, unless a
  *                     2 MiB page takes a table's place (vmap_pages_range());
  *   vfree from an     the freed memory itself links it on a per-CPU list
  *   interrupt         (nothing is allocated to free), and deferred work
@@ -863,7 +865,8 @@ static void vfree_deferred_add(const void *addr, const void *caller)
  * @addr: what vmalloc() returned, or NULL
  *
  * A pointer that is not the start of a live vmalloc area is reported and
- * ignored, at once.
+ * ignored, at once; so is a second vfree_atomic() or vfree() of an area
+ * that waits on a deferred list ("double free"): the area is freed once.
  * Context: any, interrupt handlers included.
  */
 void vfree_atomic(const void *addr)
@@ -940,7 +943,10 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
  * vunmap - undo vmap(); the pages stay the caller's
  * @addr: what vmap() returned
  *
- * Context: may sleep (it may purge).
+ * Context: may sleep (it may purge).  Called with interrupts off or from an
+ * interrupt handler it is reported in one line (Linux's might_sleep()
+ * would), and the purge it starts is left to deferred work: a range goes
+ * back to the free tree only after every CPU flushed it.
  */
 void vunmap(const void *addr)
 {
