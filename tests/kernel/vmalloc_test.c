@@ -1517,6 +1517,10 @@ static void vunmap_with_interrupts_off_defers_the_purge(struct kunit *test)
 	kunit_expect_report(test, "BUG: vunmap(");
 	vmalloc_lazy_pages(&max);
 	nr = max + 1;				/* more than a purge waits for */
+	if (nr > totalram_pages)
+		kunit_skip(test, "vmap() maps at most the %lu pages of RAM, the purge needs %lu",
+			   totalram_pages, nr);
+	need_free_pages(test, nr / PTRS_PER_TABLE + nr * sizeof(*pages) / PAGE_SIZE + 16);
 	page = held_alloc(&vctx.held, GFP_KERNEL, 0);
 	pages = vmalloc(nr * sizeof(*pages));
 	KUNIT_ASSERT_NOT_NULL(test, page);
