@@ -113,7 +113,7 @@ unsigned int memalloc_flags_save(unsigned int flags);
 void memalloc_flags_restore(unsigned int flags);
 gfp_t current_gfp_context(gfp_t gfp);
 
-/** memalloc_nofs_save - no __GFP_FS for this CPU's allocations until restored; Return: for restore */
+/** memalloc_nofs_save - no __GFP_FS for this CPU's allocations until restored; Return: for it */
 static inline unsigned int memalloc_nofs_save(void)
 {
 	return memalloc_flags_save(PF_MEMALLOC_NOFS);
@@ -125,7 +125,7 @@ static inline void memalloc_nofs_restore(unsigned int flags)
 	memalloc_flags_restore(flags);
 }
 
-/** memalloc_noio_save - no __GFP_IO (nor __GFP_FS) until restored; Return: for restore */
+/** memalloc_noio_save - no __GFP_IO (nor __GFP_FS) until restored; Return: for the restore */
 static inline unsigned int memalloc_noio_save(void)
 {
 	return memalloc_flags_save(PF_MEMALLOC_NOIO);

@@ -848,7 +848,7 @@ static void nofail_survives_page_table_failures(struct kunit *test)
 
 		KUNIT_ASSERT_NOT_NULL(test, where);
 		KUNIT_ASSERT_GE(test, dropped, 1);
-		/* armed and disarmed here: kunit_fault_attr_setup()'s record would count as a leak */
+		/* armed and disarmed here: kunit_fault_attr_setup() keeps a record, a "leak" */
 		err = setup_fault_attr(&fail_page_alloc,
 				       "1,100,0,3,verbose=0,caller=kernel_pte_alloc");
 		p = kv ? kvmalloc(size, GFP_KERNEL | __GFP_NOFAIL) :
