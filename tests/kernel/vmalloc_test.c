@@ -7,10 +7,13 @@
  * gfp modifier is honoured, and a gfp that cannot sleep warns and fails;
  * vmalloc works when the buddy allocator has no block of order 3 or more
  * left; vmalloc_to_page() agrees with the page tables and vmap() maps the
- * caller's own pages; vmalloc_huge() uses 2 MiB pages when it can; the lazy
- * purge batches the TLB flushes of a thousand vfree()s into a few; every
- * misuse of vfree()/vunmap() is reported in one line and changes nothing;
- * a vfree() that must not wait is deferred.  Every case ends with
+ * caller's own pages; vmalloc_huge() uses 2 MiB pages when it can, and an
+ * area of the size asked when it cannot; page tables honour __GFP_NOFAIL
+ * and the memalloc_nofs/noio scopes; the lazy purge batches the TLB
+ * flushes of a thousand vfree()s into a few, and waits for deferred work
+ * where it cannot shoot down; every misuse of vfree()/vunmap() (and a bad
+ * align) is reported in one line and changes nothing; a vfree() that must
+ * not wait is deferred.  Every case ends with
  * everything back where it started (vmalloc_test.h says what that means).
  */
 #include "vmalloc_test.h"
