@@ -1024,13 +1024,18 @@ struct vm_struct *find_vm_area(const void *addr)
  *
  * The spare nodes go back to the slab too, so that afterwards vmalloc holds
  * exactly what its live areas need (the tests and the soak count on it).
- * Context: interrupts on, not in an interrupt handler.
+ * Context: interrupts on, not in an interrupt handler; elsewhere it is
+ * reported and the purge is left to deferred work.
  */
 void vm_unmap_aliases(void)
 {
 	unsigned long flags;
 	LIST_HEAD(spares);
 
+	if (unlikely(!purge_may_wait()))
+		pr_err("BUG: vm_unmap_aliases() by %pS: %s (a purge waits for every CPU): "
+		       "the purge is deferred\n", __builtin_return_address(0),
+		       in_interrupt() ? "from an interrupt handler" : "with interrupts off");
 	purge_vmap_area_lazy();
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&spare_nodes, &spares);

@@ -1518,6 +1518,7 @@ static void vunmap_with_interrupts_off_defers_the_purge(struct kunit *test)
 	void *v;
 
 	kunit_expect_report(test, "BUG: vunmap(");
+	kunit_expect_report(test, "BUG: vm_unmap_aliases(");
 	vmalloc_lazy_pages(&max);
 	nr = max + 1;				/* more than a purge waits for */
 	if (nr > totalram_pages)
@@ -1553,6 +1554,14 @@ static void vunmap_with_interrupts_off_defers_the_purge(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "cross-CPU call"));
 	KUNIT_EXPECT_EQ(test, delta(VMALLOC_LAZY_PURGE, purges), 0);
 	KUNIT_EXPECT_TRUE(test, range_is_lazy(start, end));	/* not free: nobody flushed */
+	pos = printk_log_pos();
+	local_irq_save(flags);
+	vm_unmap_aliases();			/* the same misuse, the same answer */
+	local_irq_restore(flags);
+	snprintf(head, sizeof(head), "BUG: vm_unmap_aliases() by %s+", test->name);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log_since(pos), head), "no '%s' in: %s", head,
+				  log_since(pos));
+	KUNIT_EXPECT_TRUE(test, range_is_lazy(start, end));
 	release_other_cpus();
 	flush_scheduled_work();			/* the deferred purge, interrupts on */
 	KUNIT_EXPECT_EQ(test, delta(VMALLOC_LAZY_PURGE, purges), 1);
