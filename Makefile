@@ -104,7 +104,7 @@ KASAN_CFLAGS := -fsanitize=kernel-address -mllvm -asan-mapping-offset=0xdffffc00
 	-mllvm -asan-globals=1 -mllvm -asan-instrument-dynamic-allocas=1
 endif
 endif
-KASAN_SANITIZE_NO := mm/kasan/% arch/x86_64/kasan_init.c mm/slab_debug.c lib/string.c
+KASAN_SANITIZE_NO := mm/kasan/% arch/x86_64/kasan_init.c mm/slab_debug.c lib/memcpy.c
 kasan_cflags = $(if $(filter $(KASAN_SANITIZE_NO),$(1)),,$(KASAN_CFLAGS))
 
 # The Undefined Behaviour Sanitizer (docs/testing.md): the checks that make sense in a
