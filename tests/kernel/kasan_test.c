@@ -12,12 +12,15 @@
  * kinds: slab out-of-bounds right and left (kmalloc-8 to kmalloc-4k, the
  * non-power-of-two kmalloc-96 and kmalloc-192, a cache of 200-byte
  * objects), large kmalloc and page out-of-bounds, vmalloc out-of-bounds
- * within the last page, a global and a stack array one past the end,
- * memset() past an object, use after free of a slab object (also after
- * a hundred allocations: the quarantine), of a page and of vmalloc memory,
- * and a double free.  Then the other half: correct accesses to all of
- * these - up to the last byte, ksize()'s whole object, krealloc() in
- * place - are not reported.
+ * within the last page, a global and a stack array one past the end, both
+ * ends of a variable-length array (alloca), memset() past an object, the
+ * string functions of lib/string.c reading past one, use after free of a
+ * slab object (also after a hundred allocations: the quarantine), of a
+ * page and of vmalloc memory, a double free, and a freed object given to
+ * ksize(), krealloc() or kfree_sensitive().  Then the other half: correct
+ * accesses to all of these - up to the last byte, ksize()'s whole object
+ * once krealloc() gave it, krealloc() in place - are not reported, and
+ * ksize() itself unpoisons nothing (Linux since 6.2).
  *
  * Only a KASAN kernel (make KASAN=1) checks anything: elsewhere every
  * case is skipped.  KASAN reports and goes on, so each bad access really
