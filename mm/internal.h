@@ -352,6 +352,7 @@ void kmem_cache_flush_cpus(struct kmem_cache *s);
 void kmem_cache_shrink_all(void);
 void slab_free_quarantined(void *obj);
 unsigned long cache_sheaf_objects(struct kmem_cache *s);
+bool slab_object_was_freed(struct page *slab, void *obj, void *caller);
 void kmem_cache_init(void);
 
 /* mm/slab_common.c */
@@ -370,6 +371,7 @@ bool slab_debug_min_order_off(void);
 void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj);
 bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
 bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
+bool slab_on_freelist(struct kmem_cache *s, struct page *slab, const void *obj);
 void mark_objects_used(struct kmem_cache *s, struct page *slab);
 void slab_bug(struct kmem_cache *s, const char *fmt, ...) __printf(2, 3);
 void print_tracks(struct kmem_cache *s, void *obj);

@@ -812,6 +812,43 @@ static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *
 	slab_bug(s, "Object %px freed twice (by %pS)", obj, caller);
 }
 
+/**
+ * slab_object_was_freed - is @obj, an object's start in @slab, free already?
+ * @caller: named in the report
+ *
+ * For kfree_sensitive(), which must not wipe a freed object: the wipe would
+ * erase what the kfree() after it finds a double free by (the free mark of
+ * an unchecked cache, the poison of a checked one).  A free object is
+ * reported as a double free, as kfree() would report it.  As good as the
+ * free mark: a one-word object flushed to its slab has lost it.
+ *
+ * Context: any.
+ * Return: true if @obj is free (reported), false if it is allocated or the
+ * kernel cannot tell (a KASAN kernel asks KASAN instead).
+ */
+bool slab_object_was_freed(struct page *slab, void *obj, void *caller)
+{
+	struct kmem_cache *s = slab->slab_cache;
+	bool freed;
+
+	if (CONFIG_KASAN)
+		return false;
+	if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS)) {
+		struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
+		unsigned long flags;
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		freed = slab_on_freelist(s, slab, obj);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	} else {
+		freed = !cache_skips_sheaves(s) &&
+			*free_mark_word(obj, s->free_mark) == ((unsigned long)obj ^ s->random);
+	}
+	if (freed)
+		freed_twice(s, obj, caller);
+	return freed;
+}
+
 /*
  * Main was full (or is the bootstrap sheaf) when free_to_sheaf() looked; an
  * interrupt handler may have popped from it since.

@@ -275,6 +275,7 @@ size_t ksize_caller(const void *objp, void *caller, const char *fn)
 void kfree_sensitive(const void *objp)
 {
 	void *caller = __builtin_return_address(0);
+	struct page *page;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
@@ -282,6 +283,9 @@ void kfree_sensitive(const void *objp)
 	size = kmalloc_usable_size(objp, caller, "kfree_sensitive");
 	if (!size || !kasan_check_double_free(objp, (unsigned long)caller))
 		return;		/* a bad pointer, or freed: reported */
+	page = virt_to_page(objp);
+	if (PageSlab(page) && slab_object_was_freed(page, (void *)objp, caller))
+		return;
 	kasan_unpoison_range(objp, size);	/* as Linux: the whole object is wiped */
 	memzero_explicit((void *)objp, size);
 	kfree(objp);

@@ -383,6 +383,23 @@ static void double_kfree_on_the_sheaf_path(struct kunit *test)
 	expect_double_free_caught(test, a, test->name);
 }
 
+/*
+ * kfree_sensitive() twice: its wipe must not erase the free mark by which
+ * the second call is caught (it did: the object was freed twice, silently,
+ * and handed out twice).
+ */
+static void double_kfree_sensitive(struct kunit *test)
+{
+	void *a;
+
+	double_free_setup(test);
+	a = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	kfree_sensitive(a);
+	kfree_sensitive(a);
+	expect_double_free_caught(test, a, test->name);
+}
+
 /* kfree(a); kfree(b); kfree(a): found by a suite written outside the repository. */
 static void double_kfree_with_a_free_between(struct kunit *test)
 {
@@ -624,6 +641,7 @@ static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kmalloc_too_large_warns_once),
 	KUNIT_CASE(double_kfree_on_the_sheaf_path),
 	KUNIT_CASE(double_kfree_with_a_free_between),
+	KUNIT_CASE(double_kfree_sensitive),
 	KUNIT_CASE(double_kfree_after_the_sheaf_was_flushed),
 	KUNIT_CASE(double_kfree_on_two_cpus),
 	KUNIT_CASE(kfree_of_an_interior_pointer_on_every_route),
