@@ -33,6 +33,7 @@
  */
 #include "mm/kvdemo.h"
 #include "mm/internal.h"
+#include "kernel/labs.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -476,6 +477,10 @@ static int cmd_kvdemo(int argc, char **argv)
 	(void)argv;
 	printk("kvdemo: kmalloc() then vmalloc(), done naively and done right "
 	       "(the seeds' story: the 2010 RFC and 2017 LWN article in docs/kvmalloc.md)\n\n");
+	if (LABS_HANDED_OUT[0])
+		printk("kvdemo: it needs every lab done, and this tree was handed out with these\n"
+		       "   to do: %s.  Until they are, what follows shows their stubs, not the\n"
+		       "   story.\n\n", LABS_HANDED_OUT);
 	fresh_first = kvdemo_first_vmalloc_size(&fresh_largest);
 
 	printk("1. A hard state.  Free memory now, in blocks of each order:\n");
@@ -531,5 +536,5 @@ static int cmd_kvdemo(int argc, char **argv)
 	return 0;
 }
 MONITOR_COMMAND(kvdemo, "",
-		"kmalloc-then-vmalloc done naively and right (the 2010 RFC and 2017 LWN story)",
-		cmd_kvdemo);
+		"kmalloc-then-vmalloc done naively and right (the 2010 RFC and 2017 LWN story)"
+		LABS_NEEDED, cmd_kvdemo);
