@@ -432,7 +432,7 @@ static void explain_rfc_scan(size_t fresh_first, size_t frag_first, size_t frag_
 	if (frag_first == order3 && order3 < GROUP * PAGE_SIZE)
 		printk("   That is 8 KiB here, not 32 KiB: with slab debugging, a kmalloc-8k\n"
 		       "   object sits behind an 8 KiB left redzone that keeps it 8 KiB-aligned,\n"
-		       "   so its slab is 32 KiB (boot with slab_debug=- to see 32 KiB).\n");
+		       "   so its slab is 32 KiB (boot without slab_debug to see 32 KiB).\n");
 	else if (!frag_first && frag_largest < order3)
 		print_size("free memory ran out after ", frag_largest,
 			   ", before the first size that needs\n"
