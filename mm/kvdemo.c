@@ -241,10 +241,11 @@ fail:
  * kvdemo_restore - the hard state again after a run: the victim alive with
  * its blocks, the cache full, no free order-3 block
  *
- * After a kill, the victim takes its freed blocks back.  A block that a run
- * freed besides (a slab page the per-CPU sheaves held while the state was
- * built, given back since) is split as at setup: without it, a machine of
- * 6 MiB with four CPUs had an order-3 block free after the first run.
+ * After a kill, the victim takes its freed blocks back.  A block that
+ * became free besides (pages in use when the state was built, given back
+ * by a run since) is split as at setup: without it, the default boot of a
+ * machine of 6 MiB with four CPUs had an order-3 block free after the
+ * first run, and the story stopped there.
  * Return: 0, or -ENOMEM if the state could not be rebuilt.
  */
 int kvdemo_restore(struct kvdemo *d)

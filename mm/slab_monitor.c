@@ -59,12 +59,12 @@ static int cmd_slabinfo(int argc, char **argv)
 		snprintf(letters, sizeof(letters), "%s%s%s%s", s->flags & SLAB_POISON ? "P" : "",
 			 s->flags & SLAB_RED_ZONE ? "Z" : "", s->flags & SLAB_STORE_USER ? "U" : "",
 			 s->flags & SLAB_CONSISTENCY_CHECKS ? "F" : "");
-		/* "-": no letters and sheaves, the default boot; never a blank column */
+		/* a cache with sheaves and no letters (the default boot) says "-", not blank */
 		printk("%-17s %13lu %10lu %9u %12u %14u : %7lu %11lu : %s%s%s\n", s->name,
 		       inuse - cached, total, s->object_size, s->objects, 1U << s->order, slabs,
 		       cached, s->flags & SLAB_NO_SHEAVES ? "no-sheaves" : "",
 		       (s->flags & SLAB_NO_SHEAVES) && letters[0] ? " " : "",
-		       letters[0] || (s->flags & SLAB_NO_SHEAVES) ? letters : "-");
+		       (letters[0] || (s->flags & SLAB_NO_SHEAVES)) ? letters : "-");
 	}
 	spin_unlock(&slab_caches_lock);
 	printk("(active: allocated by callers; in_sheaves: free, cached per CPU and in the barns;"

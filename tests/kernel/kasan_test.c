@@ -24,8 +24,8 @@
  * happens: the cases only touch memory that stays theirs (a redzone, a
  * freed object in the quarantine, a free page, a poisoned but mapped
  * vmalloc tail) and never a byte something else uses.  A cache checked by
- * slab debugging (booted with slab_debug, as the matrix's kasan-pc-128M-debug
- * is) has no quarantine and its own redzones and
+ * slab debugging (booted with slab_debug, as the matrix's
+ * kasan-pc-128M-debug is) has no quarantine and its own redzones and
  * poison: there the cases expect its reports too, and put its poison back.
  */
 #include "kunit/test.h"
