@@ -670,7 +670,7 @@ pop:
 static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs, void *obj)
 {
 	/* LAB slab:
-	 * (void)pcs;
+	 * (void)pcs, (void)barn_replace_full_sheaf;
 	 * put_objects(s, &obj, 1);
 	 */
 	struct slab_sheaf *sheaf = main_sheaf(pcs);

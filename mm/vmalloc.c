@@ -209,7 +209,7 @@ static bool purge_may_wait(void)
  */
 static void purge_vmap_area_lazy(void)
 {
-	/* LAB vmalloc: (void)purge_lock; */
+	/* LAB vmalloc: (void)purge_lock, (void)drain_vmap_work; */
 	struct vmap_area *va, *next;
 	unsigned long start, end, nr_pages, nr_areas, flags;
 	LIST_HEAD(purging);
