@@ -380,8 +380,11 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 
 	if (gfp & __GFP_HIGH)
 		flags |= ALLOC_HIGH;
-	/* GFP_ATOMIC: cannot wait, so may dig a little deeper */
-	if ((gfp & __GFP_HIGH) && !(gfp & __GFP_DIRECT_RECLAIM))
+	/*
+	 * GFP_ATOMIC: cannot wait, so may dig a little deeper; not with
+	 * __GFP_NOMEMALLOC, whose caller can fail gracefully (Linux 6.12).
+	 */
+	if ((gfp & __GFP_HIGH) && !(gfp & (__GFP_DIRECT_RECLAIM | __GFP_NOMEMALLOC)))
 		flags |= ALLOC_HARDER;
 	if ((gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
 		flags |= ALLOC_NO_WATERMARKS;
