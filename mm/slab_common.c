@@ -206,7 +206,7 @@ void kfree_not_slab(const void *obj, struct page *page, void *caller, const char
 		bad_kfree(fn, obj, caller, "inside a large kmalloc block, not at its start");
 	} else {
 		page_clear(page, PG_large_kmalloc);
-		__free_pages(page, (unsigned int)page->private);
+		__free_pages(page, allocated_order(page));
 	}
 }
 
@@ -243,7 +243,7 @@ size_t ksize_caller(const void *objp, void *caller, const char *fn)
 		kfree_not_slab(objp, page, caller, fn);	/* reported as kfree() reports it */
 		return 0;
 	} else {
-		size = PAGE_SIZE << page->private;
+		size = PAGE_SIZE << allocated_order(page);
 	}
 	kasan_unpoison_range(objp, size);	/* all of it may be used now, as in Linux */
 	return size;
