@@ -88,8 +88,9 @@ static __always_inline void check_poison_block(struct page *page, unsigned int o
  * The common case, cheaply and inline: the head of an allocated block,
  * freed with its order (kept in the flags, not in private, which is the
  * owner's).  Clearing PG_allocated is the gate every free passes,
- * atomically: of two CPUs freeing the same block at once exactly one
- * clears it (with the order), and the other is reported as a double free.
+ * atomically (one locked bit-test-and-reset): of two CPUs freeing the same
+ * block at once exactly one clears it, and the other is reported as a
+ * double free; the winner clears the order (free_block_prepare()).
  * Anything else goes to free_pages_check_bad() (mm/page_debug.c) for the
  * report.
  * Return: true if the free may go ahead (the caller owns it now).
@@ -98,13 +99,12 @@ static __always_inline bool free_pages_check(struct page *page, unsigned int ord
 {
 	const unsigned long busy = 1UL << PG_allocated | 1UL << PG_reserved | 1UL << PG_slab |
 				   1UL << PG_large_kmalloc | PAGE_ORDER_MASK << PAGE_ORDER_SHIFT;
-	const unsigned long gate = 1UL << PG_allocated | PAGE_ORDER_MASK << PAGE_ORDER_SHIFT;
 
 	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(page_to_pfn(page)) &&
 		   (page->flags & busy) ==
 		   (1UL << PG_allocated | (unsigned long)order << PAGE_ORDER_SHIFT))) {
-		if (likely(__atomic_fetch_and(&page->flags, ~gate, __ATOMIC_ACQ_REL) &
-			   (1UL << PG_allocated)))
+		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
+					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))
 			return true;
 		return free_pages_check_bad(page, order, caller, true);
 	}

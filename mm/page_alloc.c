@@ -916,6 +916,8 @@ static __always_inline void free_block_prepare(struct page *page, unsigned int o
 {
 	if (unlikely(PageHead(page)))
 		free_compound_page(page, order);
+	/* the order, out of the gate's atomic: a lone bit there is one locked btr */
+	page->flags &= ~(PAGE_ORDER_MASK << PAGE_ORDER_SHIFT);
 	page->private = 0;	/* whatever the owner kept there: handed out as 0, as Linux */
 	poison_block(page, order);
 	kasan_free_pages(page, order);
