@@ -12,6 +12,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "mm/maccess.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
@@ -261,6 +262,57 @@ static void unknown_nmi_inside_printk_is_deferred(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(report, "Dazed and confused, but trying to continue"));
 }
 
+/* ---------------------------------------------------------------- after an oops */
+
+static DEFINE_SPINLOCK(oops_test_lock);
+
+static void ran_here(void *info)
+{
+	*(int *)info = (int)smp_processor_id();
+}
+
+/*
+ * A caught oops leaves the CPU usable: interrupts on, cross-CPU calls
+ * allowed (a suite's exit() was refused one).  A lock the oopsing code held
+ * cannot be let go for it: it stays held, and the oops says so, naming it.
+ */
+static __noinline void expect_usable_after_oops(struct kunit *test, unsigned long pos)
+{
+	static char log[4096];
+	int target = num_online_cpus() > 1 ? !smp_processor_id() : 0, ran_on = -1;
+	char what[96];
+
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(target, ran_here, &ran_on, 1), 0);
+	KUNIT_EXPECT_EQ(test, ran_on, target);
+	KUNIT_EXPECT_TRUE(test, spin_is_locked(&oops_test_lock));	/* as the note says */
+	if (!CONFIG_DEBUG_SPINLOCK)
+		return;
+	printk_log_read(pos, log, sizeof(log));
+	snprintf(what, sizeof(what), "note: CPU%u oopsed holding 1 spinlock: it stays held",
+		 smp_processor_id());
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log, what), "%s", log);
+	snprintf(what, sizeof(what), " lock: %px, taken at caught_oops_leaves_the_cpu_usable+",
+		 &oops_test_lock);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, what));
+}
+
+static void caught_oops_leaves_the_cpu_usable(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos(), flags;
+	oops_catcher_t kunit_catcher = set_oops_catcher(back_here);
+
+	kunit_expect_report(test, "invalid opcode");
+	if (!setjmp(oops_env)) {
+		spin_lock_irqsave(&oops_test_lock, flags);
+		__asm__ __volatile__("ud2");
+		spin_unlock_irqrestore(&oops_test_lock, flags);
+	}
+	set_oops_catcher(kunit_catcher);
+	expect_usable_after_oops(test, pos);
+	spin_unlock(&oops_test_lock);	/* this case knows what it held */
+}
+
 static struct kunit_case oops_cases[] = {
 	KUNIT_CASE(nofault_reads_mapped_memory),
 	KUNIT_CASE(nofault_unmapped_is_efault),
@@ -273,6 +325,7 @@ static struct kunit_case oops_cases[] = {
 	KUNIT_CASE(dump_stack_shows_each_caller_once),
 	KUNIT_CASE(unknown_nmi_is_reported_and_survived),
 	KUNIT_CASE(unknown_nmi_inside_printk_is_deferred),
+	KUNIT_CASE(caught_oops_leaves_the_cpu_usable),
 	{}
 };
 static struct kunit_suite oops_suite = {
