@@ -79,9 +79,54 @@ static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, add_cpu(NR_CPUS), -EINVAL);
 }
 
+static unsigned int late_cpu;
+
+/* Plays the AP that reaches its online mark just after the boot CPU's timeout. */
+static void arrive_late(unsigned int cpu)
+{
+	late_cpu = cpu;
+	smp_ap_mark_online(cpu);
+}
+
+/*
+ * The AP that marks itself online just after the timeout: the boot CPU
+ * used to send it INIT and take it offline again, while a cross-call
+ * queued to it in between would never complete.  Now one of them decides,
+ * under one state word both change with cmpxchg: here the AP came first,
+ * so it stays online.  (An AP that comes after the boot CPU gave up parks
+ * itself: a_cpu_that_never_answers_is_left_out.)
+ */
+static void a_cpu_online_just_after_the_timeout_stays(struct kunit *test)
+{
+	unsigned int cpu = NR_CPUS - 1;
+	void *area;
+	int err;
+
+	if (cpu_possible(cpu))
+		kunit_skip(test, "CPU %u exists on this machine", cpu);
+	area = alloc_pages_exact(percpu_area_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	x86_cpu_to_apicid[cpu] = ABSENT_APIC_ID;
+	percpu_install_area(cpu, area);
+	cpumask_set_cpu(cpu, &__cpu_possible_mask);
+	late_cpu = 0;
+	smp_boot_after_timeout = arrive_late;
+	err = add_cpu(cpu);
+	smp_boot_after_timeout = NULL;
+	KUNIT_EXPECT_EQ(test, late_cpu, cpu);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	/* nothing runs there (no such APIC): take it out before anyone calls it */
+	smp_boot_forget_cpu(cpu);
+	cpumask_clear_cpu(cpu, &__cpu_possible_mask);
+	__per_cpu_offset[cpu] = 0;
+	free_pages_exact(area, percpu_area_size());
+}
+
 static struct kunit_case smp_stack_cases[] = {
 	KUNIT_CASE(ap_stacks_are_their_own_and_guarded),
 	KUNIT_CASE(a_cpu_that_never_answers_is_left_out),
+	KUNIT_CASE(a_cpu_online_just_after_the_timeout_stays),
 	{}
 };
 static struct kunit_suite smp_stack_suite = {
