@@ -17,7 +17,7 @@
  * the PIT.  The AP runs boot/trampoline.asm up to long mode and then
  * start_secondary() below, which loads its own GDT/TSS, the shared IDT,
  * enables its local APIC and timer, marks itself online and enters the idle
- * loop.  The boot CPU waits for the "online" bit for SMP_BOOT_TIMEOUT_MS;
+ * loop.  The boot CPU waits for the "online" bit for smp_boot_timeout_ms;
  * a CPU that has not come by then is reported, sent INIT again (which
  * parks it in wait-for-SIPI, so it cannot wake up later on a stack that is
  * no longer its own) and left out.  An AP may reach its online mark just as
@@ -53,7 +53,6 @@
 #define AP_STACK_SIZE		(PAGE_SIZE << AP_STACK_ORDER)
 #define AP_STACK_SLOT		(AP_STACK_SIZE + PAGE_SIZE)	/* guard page, then the stack */
 #define AP_IST_ORDER		4	/* 64 KiB: room for the IST_STACKS_SIZE of gdt.h */
-#define SMP_BOOT_TIMEOUT_MS	2000
 
 /* Must match the tr_params block in boot/trampoline.asm */
 struct trampoline_params {
@@ -90,6 +89,9 @@ static unsigned int nr_left_out;
  */
 enum ap_sync_state { SYNC_STATE_DEAD, SYNC_STATE_KICKED, SYNC_STATE_SHOULD_DIE, SYNC_STATE_ONLINE };
 static int ap_sync_state[NR_CPUS];
+
+/* How long the boot CPU waits for an AP; the tests that time out shorten it. */
+unsigned long smp_boot_timeout_ms = 2000;
 
 /* A test's stand-in for an AP that reaches smp_ap_mark_online() just after the timeout. */
 void (*smp_boot_after_timeout)(unsigned int cpu);
@@ -300,9 +302,9 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 			pr_warn("smp: CPU%u: STARTUP #%d: APIC send error\n", cpu, i + 1);
 		udelay(200);
 	}
-	if (!wait_for_online(cpu, SMP_BOOT_TIMEOUT_MS)) {
-		pr_err("smp: CPU%u (APIC id %u) did not come online within %u ms of "
-		       "INIT-SIPI-SIPI; left out\n", cpu, apicid, SMP_BOOT_TIMEOUT_MS);
+	if (!wait_for_online(cpu, smp_boot_timeout_ms)) {
+		pr_err("smp: CPU%u (APIC id %u) did not come online within %lu ms of "
+		       "INIT-SIPI-SIPI; left out\n", cpu, apicid, smp_boot_timeout_ms);
 		/* park it: it never went online, and must not run on stacks freed now */
 		apic_send_init(apicid);
 		free_ap_stacks(cpu);
@@ -392,7 +394,7 @@ static struct trampoline_params *trampoline_install(void)
  *
  * smp_init() does this for every CPU of the MADT; tests call it to watch
  * the "did not come online" path with a CPU that does not answer.
- * Context: boot CPU, interrupts on or off; waits up to SMP_BOOT_TIMEOUT_MS.
+ * Context: boot CPU, interrupts on or off; waits up to smp_boot_timeout_ms.
  * Return: 0 (also if already online), -EINVAL if @cpu is not possible,
  * -EIO if it did not come online (it is reported and left out).
  */

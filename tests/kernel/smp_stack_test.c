@@ -51,12 +51,13 @@ static void ap_stacks_are_their_own_and_guarded(struct kunit *test)
 }
 
 #define ABSENT_APIC_ID	0xfe	/* not 0xff: that is the broadcast address */
+#define TEST_BOOT_TIMEOUT_MS	50	/* the 2 s of a real bring-up, shortened */
 
 static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
 {
 	static char log[1024];
 	unsigned int cpu = NR_CPUS - 1, online = num_online_cpus();
-	unsigned long pos;
+	unsigned long pos, saved_timeout = smp_boot_timeout_ms;
 	void *area;
 
 	if (cpu_possible(cpu))
@@ -67,7 +68,9 @@ static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
 	percpu_install_area(cpu, area);
 	cpumask_set_cpu(cpu, &__cpu_possible_mask);
 	pos = printk_log_pos();
+	smp_boot_timeout_ms = TEST_BOOT_TIMEOUT_MS;
 	KUNIT_EXPECT_EQ(test, add_cpu(cpu), -EIO);
+	smp_boot_timeout_ms = saved_timeout;
 	cpumask_clear_cpu(cpu, &__cpu_possible_mask);
 	__per_cpu_offset[cpu] = 0;
 	free_pages_exact(area, percpu_area_size());
@@ -99,6 +102,7 @@ static void arrive_late(unsigned int cpu)
 static void a_cpu_online_just_after_the_timeout_stays(struct kunit *test)
 {
 	unsigned int cpu = NR_CPUS - 1;
+	unsigned long saved_timeout = smp_boot_timeout_ms;
 	void *area;
 	int err;
 
@@ -111,7 +115,9 @@ static void a_cpu_online_just_after_the_timeout_stays(struct kunit *test)
 	cpumask_set_cpu(cpu, &__cpu_possible_mask);
 	late_cpu = 0;
 	smp_boot_after_timeout = arrive_late;
+	smp_boot_timeout_ms = TEST_BOOT_TIMEOUT_MS;
 	err = add_cpu(cpu);
+	smp_boot_timeout_ms = saved_timeout;
 	smp_boot_after_timeout = NULL;
 	KUNIT_EXPECT_EQ(test, late_cpu, cpu);
 	KUNIT_EXPECT_EQ(test, err, 0);
