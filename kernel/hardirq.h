@@ -35,6 +35,24 @@ static inline void irq_exit(void)
 	this_cpu_dec(hardirq_count);
 }
 
+DECLARE_PER_CPU(unsigned int, nmi_nesting);
+
+/* in_nmi - true inside the NMI handler on this CPU (Linux's name) */
+static inline bool in_nmi(void)
+{
+	return this_cpu_read(nmi_nesting) != 0;
+}
+
+static inline void nmi_enter(void)
+{
+	this_cpu_inc(nmi_nesting);
+}
+
+static inline void nmi_exit(void)
+{
+	this_cpu_dec(nmi_nesting);
+}
+
 /* An oops abandons the handlers it interrupted (kernel/panic.c). */
 static inline void irq_count_reset(void)
 {

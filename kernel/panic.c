@@ -12,6 +12,7 @@
 #include "kernel/hardirq.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "lib/vsprintf.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/power.h"
@@ -100,6 +101,33 @@ int oops_begin(void)
 	return ++oops_count;
 }
 
+/*
+ * What a caught oops leaves behind that cannot be undone: the spinlocks the
+ * oopsing code held.  Letting them go would let others into data it left
+ * half-changed, so they stay held (as in Linux); whoever takes one next
+ * waits, and its lockup report names where it was taken.
+ */
+static void note_held_locks(void)
+{
+#if CONFIG_DEBUG_SPINLOCK
+	const struct spin_locks_recent *recent = this_cpu_ptr(&spin_locks_recent);
+	int held = this_cpu_read(spin_locks_held);
+	unsigned int me = smp_processor_id();
+
+	if (held <= 0)
+		return;
+	printk(KERN_EMERG "note: CPU%u oopsed holding %d spinlock%s: %s held\n", me, held,
+	       held == 1 ? "" : "s", held == 1 ? "it stays" : "they stay");
+	for (unsigned int i = 0; i < SPIN_LOCKS_RECENT; i++) {
+		spinlock_t *lock = recent->lock[i];
+
+		if (lock && READ_ONCE(lock->owner_cpu) == me + 1 && spin_is_locked(lock))
+			printk(KERN_EMERG " lock: %px, taken at %pS\n", lock,
+			       (void *)READ_ONCE(lock->owner_ip));
+	}
+#endif
+}
+
 void oops_end(void)
 {
 	oops_catcher_t catcher = oops_catcher;
@@ -109,6 +137,13 @@ void oops_end(void)
 	/* A catcher resumes code on its own CPU's stack: useless to any other CPU. */
 	if (catcher && smp_processor_id() == oops_catcher_cpu) {
 		irq_count_reset();	/* the handlers the oops interrupted never return */
+		note_held_locks();
+		/*
+		 * The exception turned interrupts off; what the catcher resumes
+		 * (a test, the prompt) runs with them on, as Linux's
+		 * make_task_dead() does for a task that oopsed.
+		 */
+		local_irq_enable();
 		catcher();
 	}
 	panic("Fatal exception");

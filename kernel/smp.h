@@ -71,5 +71,9 @@ int add_cpu(unsigned int cpu);
 void smp_cpus_done(void);
 __noreturn void cpu_idle(void);
 unsigned int smp_boot_failed_cpus(void);
+void smp_ap_mark_online(unsigned int cpu);
+extern unsigned long smp_boot_timeout_ms;
+extern void (*smp_boot_after_timeout)(unsigned int cpu);	/* tests only */
+void smp_boot_forget_cpu(unsigned int cpu);			/* tests only */
 
 #endif

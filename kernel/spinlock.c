@@ -27,6 +27,10 @@
 unsigned long spinlock_lockup_ms = 10000;
 
 static DEFINE_PER_CPU(unsigned int, in_spin_bug);
+#if CONFIG_DEBUG_SPINLOCK
+DEFINE_PER_CPU(int, spin_locks_held);
+DEFINE_PER_CPU(struct spin_locks_recent, spin_locks_recent);
+#endif
 
 static u64 lockup_cycles(void)
 {

@@ -86,19 +86,23 @@ static __always_inline void check_poison_block(struct page *page, unsigned int o
  * free_pages_check - may this block be freed?  If so, it is no longer allocated.
  *
  * The common case, cheaply and inline: the head of an allocated block,
- * freed with its order.  Clearing PG_allocated is the gate every free
- * passes, atomically: of two CPUs freeing the same block at once exactly
- * one clears it, and the other is reported as a double free.  Anything
- * else goes to free_pages_check_bad() (mm/page_debug.c) for the report.
+ * freed with its order (kept in the flags, not in private, which is the
+ * owner's).  Clearing PG_allocated is the gate every free passes,
+ * atomically (one locked bit-test-and-reset): of two CPUs freeing the same
+ * block at once exactly one clears it, and the other is reported as a
+ * double free; the winner clears the order (free_block_prepare()).
+ * Anything else goes to free_pages_check_bad() (mm/page_debug.c) for the
+ * report.
  * Return: true if the free may go ahead (the caller owns it now).
  */
 static __always_inline bool free_pages_check(struct page *page, unsigned int order, void *caller)
 {
 	const unsigned long busy = 1UL << PG_allocated | 1UL << PG_reserved | 1UL << PG_slab |
-				   1UL << PG_large_kmalloc;
+				   1UL << PG_large_kmalloc | PAGE_ORDER_MASK << PAGE_ORDER_SHIFT;
 
 	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(page_to_pfn(page)) &&
-		   (page->flags & busy) == 1UL << PG_allocated && page->private == order)) {
+		   (page->flags & busy) ==
+		   (1UL << PG_allocated | (unsigned long)order << PAGE_ORDER_SHIFT))) {
 		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
 					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))
 			return true;
@@ -242,7 +246,7 @@ struct kmem_cache {
 /*
  * A slab's order: the cache's, or its smallest for a slab made under
  * pressure (mm/slab.c, alloc_slab_pages()); the number of objects tells.
- * (page->private, where a block's order lives, holds slab fields here.)
+ * (page->private, a free block's order, holds slab fields here.)
  */
 static inline unsigned int slab_order(const struct kmem_cache *s, const struct page *slab)
 {

@@ -380,8 +380,11 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 
 	if (gfp & __GFP_HIGH)
 		flags |= ALLOC_HIGH;
-	/* GFP_ATOMIC: cannot wait, so may dig a little deeper */
-	if ((gfp & __GFP_HIGH) && !(gfp & __GFP_DIRECT_RECLAIM))
+	/*
+	 * GFP_ATOMIC: cannot wait, so may dig a little deeper; not with
+	 * __GFP_NOMEMALLOC, whose caller can fail gracefully (Linux 6.12).
+	 */
+	if ((gfp & __GFP_HIGH) && !(gfp & (__GFP_DIRECT_RECLAIM | __GFP_NOMEMALLOC)))
 		flags |= ALLOC_HARDER;
 	if ((gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
 		flags |= ALLOC_NO_WATERMARKS;
@@ -663,7 +666,9 @@ static void prep_compound_page(struct page *page, unsigned int order)
 {
 	/* the index sits between the PG_ bits and the zone (mm/page_alloc.h) */
 	BUILD_BUG_ON(__NR_PAGEFLAGS > PAGE_INDEX_SHIFT ||
-		     PAGE_INDEX_SHIFT + MAX_PAGE_ORDER > ZONES_SHIFT);
+		     PAGE_INDEX_SHIFT + MAX_PAGE_ORDER > PAGE_ORDER_SHIFT ||
+		     MAX_PAGE_ORDER > PAGE_ORDER_MASK ||
+		     PAGE_ORDER_MASK << PAGE_ORDER_SHIFT >= 1UL << ZONES_SHIFT);
 	page_set(page, PG_head);
 	for (unsigned long i = 1; i < (1UL << order); i++)
 		page[i].flags |= i << PAGE_INDEX_SHIFT;
@@ -679,11 +684,13 @@ static void free_compound_page(struct page *page, unsigned int order)
 	}
 }
 
-/* Make a block ready to hand out: record its order, check poison, zero it. */
+/*
+ * Make a block ready to hand out: record its order (in the flags: private
+ * is the owner's, and 0 already), check poison, zero it.
+ */
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
-	page->private = order;
-	page_set(page, PG_allocated);
+	page->flags |= 1UL << PG_allocated | (unsigned long)order << PAGE_ORDER_SHIFT;
 	if ((gfp & __GFP_COMP) && order)
 		prep_compound_page(page, order);
 	kasan_alloc_pages(page, order);
@@ -909,7 +916,9 @@ static __always_inline void free_block_prepare(struct page *page, unsigned int o
 {
 	if (unlikely(PageHead(page)))
 		free_compound_page(page, order);
-	page->private = 0;
+	/* the order, out of the gate's atomic: a lone bit there is one locked btr */
+	page->flags &= ~(PAGE_ORDER_MASK << PAGE_ORDER_SHIFT);
+	page->private = 0;	/* whatever the owner kept there: handed out as 0, as Linux */
 	poison_block(page, order);
 	kasan_free_pages(page, order);
 	count_vm_event(PGFREE_ORDER0 + order);	/* and so is pgfree */
@@ -953,12 +962,10 @@ static __always_inline void free_pages_caller(struct page *page, unsigned int or
 void split_page(struct page *page, unsigned int order)
 {
 	VM_BUG_ON_PAGE(PageHead(page) || !page_test(page, PG_allocated) ||
-		       page->private != order, page);
-	page->private = 0;
-	for (unsigned long i = 1; i < (1UL << order); i++) {
-		page[i].private = 0;
+		       allocated_order(page) != order, page);
+	page->flags &= ~(PAGE_ORDER_MASK << PAGE_ORDER_SHIFT);	/* order 0 now */
+	for (unsigned long i = 1; i < (1UL << order); i++)
 		page_set(&page[i], PG_allocated);
-	}
 }
 
 /**
@@ -1045,10 +1052,9 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 	if (!page)
 		return NULL;
 	/* Split into independent order-0 pages, then free the tail (never handed out). */
-	for (unsigned long i = 0; i < used; i++) {
-		page[i].private = 0;
+	page->flags &= ~(PAGE_ORDER_MASK << PAGE_ORDER_SHIFT);	/* order 0 now */
+	for (unsigned long i = 1; i < used; i++)
 		page_set(&page[i], PG_allocated);
-	}
 	for (unsigned long i = used; i < total; i++)
 		free_block(&page[i], 0);
 	return page_address(page);

@@ -29,8 +29,9 @@ struct kmem_cache;
  *   free, first page of a buddy block:   PG_buddy, lru on the zone's free
  *                                         list, private = order
  *   free, on a per-CPU list:              PG_pcp, lru on that CPU's list
- *   allocated, first page of the block:   PG_allocated, private = order;
- *                                         lru is the owner's to use
+ *   allocated, first page of the block:   PG_allocated, the order in the
+ *                                         flags; lru and private (0 when
+ *                                         handed out) are the owner's
  *   ... of a __GFP_COMP block:            also PG_head
  *   other pages of a __GFP_COMP block:    their index in the block in the
  *                                         flags; the rest is the owner's
@@ -43,6 +44,10 @@ struct kmem_cache;
  *            offset 0      8                  16               24      32
  *   buddy    [ flags  |  lru.next         |  lru.prev       |  private  ]
  *   slab     [ flags  |  slab_cache       |  slab_next/prev |  freelist, inuse, objects ]
+ *
+ * An allocated block's first page keeps its order in flags bits 22..25,
+ * not in private: Linux lets the owner use private (set_page_private()),
+ * and __free_pages() must still check the order it is given.
  *
  * A page of a compound block knows its index in the block (flags bits
  * 12..21; 0 in the head and in every page of no compound block), so
@@ -58,7 +63,7 @@ struct page {
 	union {
 		struct {			/* the buddy allocator's */
 			struct list_head lru;	/* free-list link */
-			unsigned long private;	/* order of the block (see above) */
+			unsigned long private;	/* free: the block's order; else the owner's */
 		};
 		struct {			/* a slab (mm/slab.c: Linux's struct slab) */
 			struct kmem_cache *slab_cache;	/* the cache it belongs to (every page) */
@@ -90,6 +95,13 @@ enum pageflags {
  */
 #define PAGE_INDEX_SHIFT 12
 #define PAGE_INDEX_MASK	((1UL << MAX_PAGE_ORDER) - 1)	/* indexes 0 .. 2^MAX_PAGE_ORDER - 1 */
+/*
+ * page->flags bits 22..25: the order of an allocated block, in its first
+ * page while PG_allocated (0 otherwise).  __free_pages() compares it and
+ * PG_allocated with one mask.
+ */
+#define PAGE_ORDER_SHIFT 22
+#define PAGE_ORDER_MASK	0xfUL
 #define ZONES_SHIFT	56	/* page->flags bits 56..57: zone index */
 #define NODES_SHIFT	58	/* page->flags bits 58..63: node id */
 
@@ -137,10 +149,27 @@ static inline struct page *compound_head(const struct page *page)
 	return (struct page *)page - compound_index(page);
 }
 
+/* The order @page was handed out with, if it is the first page of an allocated block. */
+static inline unsigned int allocated_order(const struct page *page)
+{
+	return (unsigned int)(page->flags >> PAGE_ORDER_SHIFT) & PAGE_ORDER_MASK;
+}
+
 /* The order of a compound block, from its head (0 for a page that is not one). */
 static inline unsigned int compound_order(const struct page *page)
 {
-	return PageHead(page) ? (unsigned int)page->private : 0;
+	return PageHead(page) ? allocated_order(page) : 0;
+}
+
+/* The owner's word in an allocated page (Linux's page_private()/set_page_private()). */
+static inline unsigned long page_private(const struct page *page)
+{
+	return page->private;
+}
+
+static inline void set_page_private(struct page *page, unsigned long private)
+{
+	page->private = private;
 }
 
 static inline unsigned long page_to_pfn(const struct page *page)

@@ -61,8 +61,7 @@ static bool pfn_is_free(unsigned long pfn)
 /*
  * The allocated block that @pfn is an interior page of, or 0 (pfn 0 is never
  * allocated).  Only a block the page allocator describes counts: its first
- * page carries its order in ->private, aligned to it and covering @pfn (a
- * slab keeps other fields there).
+ * page carries its order in the flags, aligned to it and covering @pfn.
  */
 static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 {
@@ -73,9 +72,10 @@ static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 		if (!pfn_valid(head))
 			continue;
 		page = pfn_to_page(head);
-		if (page_test(page, PG_allocated) && !PageSlab(page) && page->private >= o &&
-		    page->private <= MAX_PAGE_ORDER && IS_ALIGNED(head, 1UL << page->private)) {
-			*order = page->private;
+		if (page_test(page, PG_allocated) && !PageSlab(page) &&
+		    allocated_order(page) >= o && allocated_order(page) <= MAX_PAGE_ORDER &&
+		    IS_ALIGNED(head, 1UL << allocated_order(page))) {
+			*order = allocated_order(page);
 			return head;
 		}
 	}
@@ -126,8 +126,8 @@ bool free_pages_check_bad(struct page *page, unsigned int order, void *caller, b
 				 "with another CPU's free?)");
 		bad_free(pfn, order, caller, why);
 	} else {
-		snprintf(why, sizeof(why), "freed with order %u, allocated with order %lu",
-			 order, page->private);
+		snprintf(why, sizeof(why), "freed with order %u, allocated with order %u",
+			 order, allocated_order(page));
 		bad_free(pfn, order, caller, why);
 	}
 	return false;

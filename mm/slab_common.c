@@ -206,7 +206,7 @@ void kfree_not_slab(const void *obj, struct page *page, void *caller, const char
 		bad_kfree(fn, obj, caller, "inside a large kmalloc block, not at its start");
 	} else {
 		page_clear(page, PG_large_kmalloc);
-		__free_pages(page, (unsigned int)page->private);
+		__free_pages(page, allocated_order(page));
 	}
 }
 
@@ -232,7 +232,7 @@ static size_t kmalloc_usable_size(const void *objp, void *caller, const char *fn
 		kfree_not_slab(objp, page, caller, fn);	/* reported as kfree() reports it */
 		return 0;
 	}
-	return PAGE_SIZE << page->private;
+	return PAGE_SIZE << allocated_order(page);
 }
 
 /**

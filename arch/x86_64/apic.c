@@ -167,6 +167,19 @@ void apic_send_nmi_allbutself(void)
 }
 
 /**
+ * apic_send_nmi - a non-maskable interrupt to the CPU whose APIC id is @apicid
+ *
+ * Nothing in the kernel sends one but panic()'s stop_other_cpus(): to its
+ * target it is an NMI of unknown reason, as a watchdog's or the hypervisor's
+ * (QEMU's monitor command "nmi") would be.  The tests use it.
+ * Context: any.
+ */
+void apic_send_nmi(u32 apicid)
+{
+	apic_icr_write(APIC_DM_NMI, apicid);
+}
+
+/**
  * apic_send_init - send INIT (assert, then after 10 ms de-assert) to @apicid
  *
  * INIT resets the target to its wait-for-SIPI state, whatever it was doing.

@@ -27,6 +27,7 @@
 
 /* Interrupts each CPU took, for cpuinfo and the tests (Linux: irq_stat) */
 struct irq_cpustat {
+	unsigned long __nmi_count;		/* NMIs, whatever sent them (Linux's) */
 	unsigned long apic_timer_irqs;
 	unsigned long irq_call_count;		/* function-call IPIs */
 	unsigned long irq_resched_count;	/* wake-up IPIs */
@@ -53,6 +54,7 @@ void apic_eoi(void);
 void apic_send_ipi(u32 apicid, unsigned int vector);
 void apic_send_ipi_allbutself(unsigned int vector);
 void apic_send_nmi_allbutself(void);
+void apic_send_nmi(u32 apicid);
 int apic_send_init(u32 apicid);
 int apic_send_startup(u32 apicid, unsigned int page);
 void lapic_timer_start_oneshot_masked(void);

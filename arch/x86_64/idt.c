@@ -38,6 +38,7 @@ extern const u64 isr_stub_table[NR_VECTORS];
 static struct idt_gate idt[NR_VECTORS] __aligned(16);
 static irq_handler_t handlers[NR_VECTORS];
 DEFINE_PER_CPU(unsigned int, hardirq_count);
+DEFINE_PER_CPU(unsigned int, nmi_nesting);
 
 extern const struct restart_sequence __start_restart_table[], __stop_restart_table[];
 /* From the lowest start to the highest end of all sequences: most interrupts look no further. */

@@ -192,43 +192,65 @@ int map_kernel_page(unsigned long va, phys_addr_t pa, pgprot_t prot, gfp_t gfp)
 	return set_entry(va, pa, prot, 1, gfp);
 }
 
+/* A range map_kernel_range() cannot map as asked: unaligned, or past the top. */
+static bool bad_range(unsigned long va, phys_addr_t pa, unsigned long size, void *caller)
+{
+	if (!IS_ALIGNED(va | pa | size, PAGE_SIZE)) {
+		pr_err("BUG: map_kernel_range(%#lx, %#llx, %#lx) by %pS: not page-aligned\n", va,
+		       (unsigned long long)pa, size, caller);
+		return true;
+	}
+	/* va + size == 0 ends at the top: fine; past it, the range wraps. */
+	if (size && va + size - 1 < va) {
+		pr_err("BUG: map_kernel_range(%#lx, %#llx, %#lx) by %pS: the range wraps\n", va,
+		       (unsigned long long)pa, size, caller);
+		return true;
+	}
+	return false;
+}
+
 /**
  * map_kernel_range - map [@va, @va+@size) to [@pa, ...) with the largest pages that fit
  * @va: page-aligned start, none of it mapped
  * @pa: page-aligned physical start
- * @size: bytes, a multiple of PAGE_SIZE
+ * @size: bytes, a multiple of PAGE_SIZE; @va + @size must not wrap
  * @prot: PAGE_KERNEL and friends
  * @gfp: for page-table pages, as map_kernel_page()
  *
  * All or nothing: if it fails half-way, what it mapped is unmapped again
  * (the page tables it allocated stay).
  * Context: as @gfp allows.
- * Return: 0, or as map_kernel_page().
+ * Return: 0, or as map_kernel_page(); -EINVAL (reported in one line) for
+ * an unaligned or wrapping range, with nothing mapped.
  */
 int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size, pgprot_t prot,
 		     gfp_t gfp)
 {
-	unsigned long start = va, end = va + size;
+	unsigned long start = va, left = size;
 
-	while (va < end) {
+	if (bad_range(va, pa, size, __builtin_return_address(0)))
+		return -EINVAL;
+	/* Counted in bytes left, not up to va + size: a range may end at the very top. */
+	while (left) {
 		unsigned int level = 1;
 		unsigned long step = PAGE_SIZE;
 		int err;
 
-		if (has_gbpages && IS_ALIGNED(va | pa, PUD_SIZE) && end - va >= PUD_SIZE) {
+		if (has_gbpages && IS_ALIGNED(va | pa, PUD_SIZE) && left >= PUD_SIZE) {
 			level = 3;
 			step = PUD_SIZE;
-		} else if (IS_ALIGNED(va | pa, PMD_SIZE) && end - va >= PMD_SIZE) {
+		} else if (IS_ALIGNED(va | pa, PMD_SIZE) && left >= PMD_SIZE) {
 			level = 2;
 			step = PMD_SIZE;
 		}
 		err = set_entry(va, pa, prot, level, gfp);
 		if (err) {
-			unmap_kernel_range(start, va - start);
+			unmap_kernel_range(start, size - left);
 			return err;
 		}
 		va += step;
 		pa += step;
+		left -= step;
 	}
 	return 0;
 }

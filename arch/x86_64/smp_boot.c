@@ -17,11 +17,14 @@
  * the PIT.  The AP runs boot/trampoline.asm up to long mode and then
  * start_secondary() below, which loads its own GDT/TSS, the shared IDT,
  * enables its local APIC and timer, marks itself online and enters the idle
- * loop.  The boot CPU waits for the "online" bit for SMP_BOOT_TIMEOUT_MS;
+ * loop.  The boot CPU waits for the "online" bit for smp_boot_timeout_ms;
  * a CPU that has not come by then is reported, sent INIT again (which
  * parks it in wait-for-SIPI, so it cannot wake up later on a stack that is
- * no longer its own) and left out.  CPUs are started one at a time, since
- * they share the trampoline page.
+ * no longer its own) and left out.  An AP may reach its online mark just as
+ * the time runs out: one state word per CPU, which the AP and the boot CPU
+ * both move on with cmpxchg, decides which of them was first (as Linux's
+ * cpuhp_ap_sync), so that a CPU never appears online and is then sent INIT.
+ * CPUs are started one at a time, since they share the trampoline page.
  *
  * Memory: each AP's stack and interrupt stacks come from the page
  * allocator, through the function kmain registers with
@@ -50,7 +53,6 @@
 #define AP_STACK_SIZE		(PAGE_SIZE << AP_STACK_ORDER)
 #define AP_STACK_SLOT		(AP_STACK_SIZE + PAGE_SIZE)	/* guard page, then the stack */
 #define AP_IST_ORDER		4	/* 64 KiB: room for the IST_STACKS_SIZE of gdt.h */
-#define SMP_BOOT_TIMEOUT_MS	2000
 
 /* Must match the tr_params block in boot/trampoline.asm */
 struct trampoline_params {
@@ -79,6 +81,20 @@ static u64 tmp_pd[512] __aligned(PAGE_SIZE);
 
 static struct madt_info madt;
 static unsigned int nr_left_out;
+
+/*
+ * Where an AP's bring-up stands (Linux's cpuhp_ap_sync states, the few
+ * used here): KICKED from before STARTUP until the AP (ONLINE) or the boot
+ * CPU at its timeout (SHOULD_DIE) moves it on; see smp_ap_mark_online().
+ */
+enum ap_sync_state { SYNC_STATE_DEAD, SYNC_STATE_KICKED, SYNC_STATE_SHOULD_DIE, SYNC_STATE_ONLINE };
+static int ap_sync_state[NR_CPUS];
+
+/* How long the boot CPU waits for an AP; the tests that time out shorten it. */
+unsigned long smp_boot_timeout_ms = 2000;
+
+/* A test's stand-in for an AP that reaches smp_ap_mark_online() just after the timeout. */
+void (*smp_boot_after_timeout)(unsigned int cpu);
 
 /** smp_boot_failed_cpus - how many MADT CPUs did not come online (for tests) */
 unsigned int smp_boot_failed_cpus(void)
@@ -164,8 +180,54 @@ void start_secondary(unsigned long cpu)
 		pr_warn("smp: CPU%lu expected APIC id %u, has %u\n", cpu,
 			cpu_apic_id(cpu), read_apic_id());
 	lapic_timer_start_periodic(HZ);
-	cpumask_set_cpu(cpu, &__cpu_online_mask);
+	smp_ap_mark_online(cpu);
 	cpu_idle();
+}
+
+/**
+ * smp_ap_mark_online - AP @cpu goes online, unless the boot CPU gave up on it
+ * @cpu: the calling AP (or a test playing it)
+ *
+ * The AP and the boot CPU each try to move ap_sync_state[@cpu] on from
+ * SYNC_STATE_KICKED with a cmpxchg: the first one decides.  If the AP
+ * wins, it is online and the boot CPU keeps it; if the boot CPU won (its
+ * timeout passed), INIT is on its way: the AP must not appear online even
+ * for a moment (a cross-CPU call queued to it would never complete), so it
+ * waits for INIT with interrupts off.
+ * Context: start_secondary(), interrupts off.
+ */
+void smp_ap_mark_online(unsigned int cpu)
+{
+	int kicked = SYNC_STATE_KICKED;
+
+	if (!__atomic_compare_exchange_n(&ap_sync_state[cpu], &kicked, SYNC_STATE_ONLINE, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		for (;;)
+			halt();		/* too late: the boot CPU is sending INIT */
+	}
+	cpumask_set_cpu(cpu, &__cpu_online_mask);
+}
+
+/**
+ * smp_boot_forget_cpu - undo add_cpu() of a CPU that runs nothing
+ * @cpu: a test's stand-in, online by smp_ap_mark_online() on its behalf
+ *
+ * Context: the tests; nothing may have called @cpu meanwhile.
+ */
+void smp_boot_forget_cpu(unsigned int cpu)
+{
+	cpumask_clear_cpu(cpu, &__cpu_online_mask);
+	free_ap_stacks(cpu);
+	__atomic_store_n(&ap_sync_state[cpu], SYNC_STATE_DEAD, __ATOMIC_RELAXED);
+}
+
+/* The boot CPU's half: false if the AP went online after all, just before. */
+static bool ap_sync_give_up(unsigned int cpu)
+{
+	int kicked = SYNC_STATE_KICKED;
+
+	return __atomic_compare_exchange_n(&ap_sync_state[cpu], &kicked, SYNC_STATE_SHOULD_DIE,
+					   false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 static void setup_temporary_tables(void)
@@ -190,7 +252,14 @@ static bool wait_for_online(unsigned int cpu, unsigned long ms)
 			return true;
 		cpu_relax();
 	}
-	return cpu_online(cpu);
+	if (smp_boot_after_timeout)
+		smp_boot_after_timeout(cpu);
+	if (ap_sync_give_up(cpu))
+		return false;
+	/* it won the race: its online bit follows its state at once */
+	while (!cpu_online(cpu))
+		cpu_relax();
+	return true;
 }
 
 static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
@@ -222,6 +291,7 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 	params->stack = stack_top;
 	params->entry = (u64)ap_entry64;
 	params->cpu = cpu;
+	__atomic_store_n(&ap_sync_state[cpu], SYNC_STATE_KICKED, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	t0 = ktime_get_ns();
@@ -232,12 +302,13 @@ static int do_boot_cpu(unsigned int cpu, struct trampoline_params *params)
 			pr_warn("smp: CPU%u: STARTUP #%d: APIC send error\n", cpu, i + 1);
 		udelay(200);
 	}
-	if (!wait_for_online(cpu, SMP_BOOT_TIMEOUT_MS)) {
-		pr_err("smp: CPU%u (APIC id %u) did not come online within %u ms of "
-		       "INIT-SIPI-SIPI; left out\n", cpu, apicid, SMP_BOOT_TIMEOUT_MS);
-		apic_send_init(apicid);		/* park it: it must not wake up later */
-		cpumask_clear_cpu(cpu, &__cpu_online_mask);	/* in case it just made it */
+	if (!wait_for_online(cpu, smp_boot_timeout_ms)) {
+		pr_err("smp: CPU%u (APIC id %u) did not come online within %lu ms of "
+		       "INIT-SIPI-SIPI; left out\n", cpu, apicid, smp_boot_timeout_ms);
+		/* park it: it never went online, and must not run on stacks freed now */
+		apic_send_init(apicid);
 		free_ap_stacks(cpu);
+		__atomic_store_n(&ap_sync_state[cpu], SYNC_STATE_DEAD, __ATOMIC_RELAXED);
 		return -1;
 	}
 	pr_info("smp: CPU%u (APIC id %u) online after %llu us\n", cpu, apicid,
@@ -323,7 +394,7 @@ static struct trampoline_params *trampoline_install(void)
  *
  * smp_init() does this for every CPU of the MADT; tests call it to watch
  * the "did not come online" path with a CPU that does not answer.
- * Context: boot CPU, interrupts on or off; waits up to SMP_BOOT_TIMEOUT_MS.
+ * Context: boot CPU, interrupts on or off; waits up to smp_boot_timeout_ms.
  * Return: 0 (also if already online), -EINVAL if @cpu is not possible,
  * -EIO if it did not come online (it is reported and left out).
  */

@@ -13,6 +13,7 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/stacktrace.h"
+#include "kernel/hardirq.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -162,6 +163,29 @@ static void die(const char *what, struct pt_regs *regs)
 	oops_end();
 }
 
+/*
+ * An NMI: panic()'s request to stop, the only one the kernel sends, or one
+ * of unknown reason (a watchdog's, the hypervisor's: QEMU's monitor command
+ * "nmi").  As Linux 6.x's unknown_nmi_error(), that one is reported and the
+ * CPU goes on; nothing here decodes the reason byte Linux reads from port
+ * 0x61 on CPU 0, so it is 00.  Its printk may have interrupted a printk of
+ * this CPU: printk defers the lines then (kernel/printk.c).
+ */
+static void do_nmi(void)
+{
+	this_cpu_inc(irq_stat.__nmi_count);
+	if (READ_ONCE(stopping_cpus)) {
+		__atomic_fetch_add(&cpus_stopped, 1, __ATOMIC_RELEASE);
+		for (;;)
+			halt();		/* another CPU panicked: stop here (NMIs stay blocked) */
+	}
+	nmi_enter();
+	pr_emerg("Uhhuh. NMI received for unknown reason %02x on CPU %u.\n", 0,
+		 smp_processor_id());
+	pr_emerg("Dazed and confused, but trying to continue\n");
+	nmi_exit();
+}
+
 /**
  * do_exception - handle CPU exception @regs->vector
  * @regs: the interrupted context; a fixup changes @regs->rip
@@ -172,10 +196,9 @@ void do_exception(struct pt_regs *regs)
 {
 	unsigned long fixup;
 
-	if (regs->vector == X86_TRAP_NMI && READ_ONCE(stopping_cpus)) {
-		__atomic_fetch_add(&cpus_stopped, 1, __ATOMIC_RELEASE);
-		for (;;)
-			halt();		/* another CPU panicked: stop here (NMIs stay blocked) */
+	if (regs->vector == X86_TRAP_NMI) {
+		do_nmi();
+		return;
 	}
 	if (regs->vector == X86_TRAP_PF || regs->vector == X86_TRAP_GP) {
 		fixup = search_exception_tables(regs->rip);

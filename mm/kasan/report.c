@@ -168,7 +168,9 @@ static void describe_object(struct kmem_cache *s, u8 *obj, unsigned long addr)
 /* The order of the block @page heads, where the page says (0 for a free page inside a block). */
 static unsigned long page_order_of(const struct page *page)
 {
-	return PageBuddy(page) || page_test(page, PG_allocated) ? page->private : 0;
+	if (PageBuddy(page))
+		return page->private;
+	return page_test(page, PG_allocated) ? allocated_order(page) : 0;
 }
 
 static const char *page_state(const struct page *page)

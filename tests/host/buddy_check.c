@@ -632,9 +632,11 @@ static void record_block(struct bmodel *m, unsigned long pfn, unsigned int order
 		check_fail("alloc order %u returned unaligned pfn %#lx", order, pfn);
 	if (page_zonenum(page) > gfp_highest_zone(gfp))
 		check_fail("alloc gfp %#x returned pfn %#lx of zone %u", gfp, pfn, page_zonenum(page));
-	if (!page_test(page, PG_allocated) || page->private != order)
+	if (!page_test(page, PG_allocated) || allocated_order(page) != order ||
+	    page_private(page))
 		check_fail("alloc order %u: pfn %#lx has flags %#lx private %lu", order, pfn,
 			   page->flags, page->private);
+	set_page_private(page, b.tag);	/* the owner's word: the free must not care */
 	if (PageHead(page) != ((gfp & __GFP_COMP) && order))
 		check_fail("alloc gfp %#x order %u: PG_head is %d", gfp, order, PageHead(page));
 	for (unsigned long i = 1; i < (1UL << order); i++) {

@@ -147,6 +147,46 @@ static void wrong_order_is_reported(struct kunit *test)
 	expect_harmless(test, 3);
 }
 
+/*
+ * page->private of an allocated page is its owner's (Linux's
+ * set_page_private()): what the owner stores there neither blocks the free
+ * nor fools the order check.  The allocator hands pages out with it 0.
+ */
+static void owner_data_in_private_is_not_the_order(struct kunit *test)
+{
+	static const unsigned int orders[] = { 0, 3 };
+	unsigned long pos = mctx.log_pos;
+	struct page *page;
+
+	kunit_expect_report(test, "BUG: Bad page free");
+	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
+		page = alloc_pages(GFP_KERNEL, orders[i]);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		KUNIT_EXPECT_EQ_MSG(test, page_private(page), 0, "order %u", orders[i]);
+		set_page_private(page, 0xdeadbeefUL);
+		__free_pages(page, orders[i]);
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log_since(pos), "BUG:"), 0, "order %u",
+				    orders[i]);
+	}
+	/* a compound block keeps its order for compound_order() */
+	page = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	set_page_private(page, 7);
+	KUNIT_EXPECT_EQ(test, compound_order(page), 2);
+	__free_pages(page, 2);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "BUG:"), 0);
+	/* an order in private that matches a wrong free does not let it through */
+	page = alloc_pages(GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	set_page_private(page, 1);
+	__free_pages(page, 1);
+	expect_pfn_reported(test, &pos, page_to_pfn(page),
+			    "freed with order 1, allocated with order 2");
+	__free_pages(page, 2);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "BUG:"), 0);
+	expect_harmless(test, 1);
+}
+
 static void interior_page_is_reported(struct kunit *test)
 {
 	unsigned long pos = mctx.log_pos;
@@ -358,6 +398,7 @@ static void poison_catches_write_after_free(struct kunit *test)
 static struct kunit_case page_alloc_misuse_cases[] = {
 	KUNIT_CASE(double_free_is_reported),
 	KUNIT_CASE(wrong_order_is_reported),
+	KUNIT_CASE(owner_data_in_private_is_not_the_order),
 	KUNIT_CASE(interior_page_is_reported),
 	KUNIT_CASE(reserved_page_is_reported),
 	KUNIT_CASE(pfn_outside_ram_is_reported),

@@ -573,6 +573,33 @@ static void atomic_may_dip_below_min_nowait_may_not(struct kunit *test)
 	expect_all_restored(test);
 }
 
+/*
+ * __GFP_NOMEMALLOC keeps GFP_ATOMIC out of the part of the reserve only a
+ * caller that must not fail gets (ALLOC_HARDER): as Linux 6.12's
+ * gfp_to_alloc_flags(), it keeps __GFP_HIGH's half of the min watermark.
+ */
+static void atomic_nomemalloc_keeps_out_of_the_harder_reserve(struct kunit *test)
+{
+	struct zone *top = top_zone();
+	unsigned long min = top->watermark[WMARK_MIN], high_mark = min - min / 2;
+	unsigned long atomic_mark = high_mark - high_mark / 4;
+	unsigned long batch = (unsigned long)this_cpu_ptr(top->per_cpu_pageset)->batch;
+
+	/* a per-CPU refill may overshoot a mark by one batch */
+	if (high_mark - atomic_mark <= batch)
+		kunit_skip(test, "zone %s: the harder reserve (%lu pages) is not above one "
+			   "per-CPU batch (%lu)", top->name, high_mark - atomic_mark, batch);
+	held_exhaust(&pa_ctx.held, GFP_NOWAIT | __GFP_NOWARN);
+	held_exhaust(&pa_ctx.held, GFP_ATOMIC | __GFP_NOMEMALLOC | __GFP_NOWARN);
+	kunit_info(test, "zone %s: min %lu, GFP_ATOMIC | __GFP_NOMEMALLOC stopped at %lu free",
+		   top->name, min, top->nr_free);
+	KUNIT_EXPECT_LE(test, top->nr_free, high_mark);
+	KUNIT_EXPECT_GT(test, top->nr_free, atomic_mark);
+	/* what it left, plain GFP_ATOMIC may still take */
+	KUNIT_EXPECT_NOT_NULL(test, held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN, 0));
+	expect_all_restored(test);
+}
+
 /* ---------------------------------------------------------------- alloc_pages_exact */
 
 static void alloc_pages_exact_returns_the_tail(struct kunit *test)
@@ -814,6 +841,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(alloc_pages_node_gives_that_node),
 	KUNIT_CASE(watermarks_are_ordered),
 	KUNIT_CASE(atomic_may_dip_below_min_nowait_may_not),
+	KUNIT_CASE(atomic_nomemalloc_keeps_out_of_the_harder_reserve),
 	KUNIT_CASE(alloc_pages_exact_returns_the_tail),
 	KUNIT_CASE(gfp_zero_zeroes_dirty_pages),
 	KUNIT_CASE(vmstat_counts_each_order),

@@ -118,6 +118,30 @@ static void a_range_that_fails_half_way_is_unwound(struct kunit *test)
 	unmap_and_flush(start, size);
 }
 
+/*
+ * A range whose end wraps past the top of the address space is a misuse: it
+ * used to "succeed" with nothing mapped (the loop ran while va < va + size).
+ */
+static void a_range_that_wraps_is_refused(struct kunit *test)
+{
+	unsigned long va = PGTABLE_TEST_BASE, size = 0UL - PGTABLE_TEST_BASE + PAGE_SIZE;
+	unsigned long pos = printk_log_pos();
+
+	kunit_expect_report(test, "BUG: map_kernel_range");
+	KUNIT_EXPECT_EQ(test, map_kernel_range(va, pa_of(frame_a), size, PAGE_KERNEL, GFP_KERNEL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "BUG: map_kernel_range"), 1);
+	KUNIT_EXPECT_EQ(test, mapped_to(va), 0);
+	/* nor may an unaligned start or size map past what was asked */
+	KUNIT_EXPECT_EQ(test, map_kernel_range(va + 1, pa_of(frame_a), PAGE_SIZE, PAGE_KERNEL,
+					       GFP_KERNEL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, map_kernel_range(va, pa_of(frame_a), PAGE_SIZE + 1, PAGE_KERNEL,
+					       GFP_KERNEL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mapped_to(va), 0);
+	KUNIT_EXPECT_EQ(test, mapped_to(va + PAGE_SIZE), 0);
+	unmap_and_flush(va, 2 * PAGE_SIZE);	/* had the checks failed */
+}
+
 /* ---------------------------------------------------------------- two CPUs */
 
 #define RACE_ROUNDS	16
@@ -196,6 +220,7 @@ static void two_cpus_populating_one_range(struct kunit *test)
 static struct kunit_case pgtable_cases[] = {
 	KUNIT_CASE(mapping_over_a_present_entry_is_refused),
 	KUNIT_CASE(a_range_that_fails_half_way_is_unwound),
+	KUNIT_CASE(a_range_that_wraps_is_refused),
 	KUNIT_CASE(two_cpus_populating_one_range),
 	{}
 };

@@ -51,26 +51,55 @@ static void ap_stacks_are_their_own_and_guarded(struct kunit *test)
 }
 
 #define ABSENT_APIC_ID	0xfe	/* not 0xff: that is the broadcast address */
+#define TEST_BOOT_TIMEOUT_MS	50	/* the 2 s of a real bring-up, shortened */
+
+/* The last CPU number, made possible with a per-CPU area and an APIC id nobody has. */
+static unsigned int absent_cpu_add(struct kunit *test, void **area)
+{
+	unsigned int cpu = NR_CPUS - 1;
+
+	if (cpu_possible(cpu))
+		kunit_skip(test, "CPU %u exists on this machine", cpu);
+	*area = alloc_pages_exact(percpu_area_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *area);
+	x86_cpu_to_apicid[cpu] = ABSENT_APIC_ID;
+	percpu_install_area(cpu, *area);
+	cpumask_set_cpu(cpu, &__cpu_possible_mask);
+	return cpu;
+}
+
+static void absent_cpu_remove(unsigned int cpu, void *area)
+{
+	cpumask_clear_cpu(cpu, &__cpu_possible_mask);
+	__per_cpu_offset[cpu] = 0;
+	free_pages_exact(area, percpu_area_size());
+}
+
+/* add_cpu() with the timeout shortened, and @hook called when it passes */
+static int add_cpu_quickly(unsigned int cpu, void (*hook)(unsigned int cpu))
+{
+	unsigned long saved_timeout = smp_boot_timeout_ms;
+	int err;
+
+	smp_boot_timeout_ms = TEST_BOOT_TIMEOUT_MS;
+	smp_boot_after_timeout = hook;
+	err = add_cpu(cpu);
+	smp_boot_after_timeout = NULL;
+	smp_boot_timeout_ms = saved_timeout;
+	return err;
+}
 
 static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
 {
 	static char log[1024];
-	unsigned int cpu = NR_CPUS - 1, online = num_online_cpus();
+	unsigned int cpu, online = num_online_cpus();
 	unsigned long pos;
 	void *area;
 
-	if (cpu_possible(cpu))
-		kunit_skip(test, "CPU %u exists on this machine", cpu);
-	area = alloc_pages_exact(percpu_area_size(), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, area);
-	x86_cpu_to_apicid[cpu] = ABSENT_APIC_ID;
-	percpu_install_area(cpu, area);
-	cpumask_set_cpu(cpu, &__cpu_possible_mask);
+	cpu = absent_cpu_add(test, &area);
 	pos = printk_log_pos();
-	KUNIT_EXPECT_EQ(test, add_cpu(cpu), -EIO);
-	cpumask_clear_cpu(cpu, &__cpu_possible_mask);
-	__per_cpu_offset[cpu] = 0;
-	free_pages_exact(area, percpu_area_size());
+	KUNIT_EXPECT_EQ(test, add_cpu_quickly(cpu, NULL), -EIO);
+	absent_cpu_remove(cpu, area);
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), online);
 	printk_log_read(pos, log, sizeof(log));
@@ -79,9 +108,44 @@ static void a_cpu_that_never_answers_is_left_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, add_cpu(NR_CPUS), -EINVAL);
 }
 
+static unsigned int late_cpu;
+
+/* Plays the AP that reaches its online mark just after the boot CPU's timeout. */
+static void arrive_late(unsigned int cpu)
+{
+	late_cpu = cpu;
+	smp_ap_mark_online(cpu);
+}
+
+/*
+ * The AP that marks itself online just after the timeout: the boot CPU
+ * used to send it INIT and take it offline again, while a cross-call
+ * queued to it in between would never complete.  Now one of them decides,
+ * under one state word both change with cmpxchg: here the AP came first,
+ * so it stays online.  (An AP that comes after the boot CPU gave up parks
+ * itself until INIT comes: smp_ap_mark_online().)
+ */
+static void a_cpu_online_just_after_the_timeout_stays(struct kunit *test)
+{
+	unsigned int cpu;
+	void *area;
+	int err;
+
+	cpu = absent_cpu_add(test, &area);
+	late_cpu = 0;
+	err = add_cpu_quickly(cpu, arrive_late);
+	KUNIT_EXPECT_EQ(test, late_cpu, cpu);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	/* nothing runs there (no such APIC): take it out before anyone calls it */
+	smp_boot_forget_cpu(cpu);
+	absent_cpu_remove(cpu, area);
+}
+
 static struct kunit_case smp_stack_cases[] = {
 	KUNIT_CASE(ap_stacks_are_their_own_and_guarded),
 	KUNIT_CASE(a_cpu_that_never_answers_is_left_out),
+	KUNIT_CASE(a_cpu_online_just_after_the_timeout_stays),
 	{}
 };
 static struct kunit_suite smp_stack_suite = {
