@@ -71,12 +71,26 @@ bool monitor_interrupted(void)
 	return interrupted;
 }
 
+/**
+ * monitor_idle - one turn of the prompt's wait for a key
+ *
+ * Context: the boot CPU at the prompt (or a test standing in for it),
+ * interrupts on.
+ */
+void monitor_idle(void)
+{
+	cpu_relax();
+}
+
 static char next_char(void)
 {
-	char c;
+	int c;
 
-	if (!typeahead_len)
-		return serial_getc();
+	if (!typeahead_len) {
+		while ((c = serial_getc_nowait()) < 0)
+			monitor_idle();
+		return (char)c;
+	}
 	c = typeahead[typeahead_head];
 	typeahead_head = (typeahead_head + 1) % sizeof(typeahead);
 	typeahead_len--;

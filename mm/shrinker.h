@@ -25,6 +25,8 @@
 #define SHRINK_STOP	(~0UL)
 #define SHRINK_EMPTY	(~0UL - 1)
 #define DEFAULT_SEEKS	2
+#define SHRINK_BATCH	128	/* objects per scan_objects() call unless the shrinker says */
+#define SWAP_CLUSTER_MAX 32UL	/* pages one direct reclaim round aims at (Linux's) */
 
 /* shrinker_alloc()'s flags: accepted, and meaningless here (no memory cgroups; sc->nid is always set) */
 #define SHRINKER_NUMA_AWARE	(1U << 2)

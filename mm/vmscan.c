@@ -16,8 +16,6 @@
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
-#define SHRINK_BATCH	128
-
 static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);
 static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */

@@ -33,6 +33,7 @@ struct test_cache {
 	unsigned long fake_objects;
 	bool endless;			/* fake objects never run out: count stays the same */
 	bool allocates;			/* scan_objects allocates a page itself */
+	unsigned long late;		/* holds nothing until this many reclaim rounds */
 	unsigned int nested_allocs;
 	unsigned int count_calls, scan_calls;
 	unsigned long freed;
@@ -63,6 +64,8 @@ static unsigned long cache_count(struct shrinker *s, struct shrink_control *sc)
 
 	(void)sc;
 	c->count_calls++;
+	if (global_vm_event(ALLOCSTALL) - rctx.stalls < c->late)
+		return SHRINK_EMPTY;	/* its objects are not reclaimable yet */
 	return n ? n : SHRINK_EMPTY;
 }
 
@@ -409,6 +412,97 @@ static void shrinker_may_allocate(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "lockup"));
 }
 
+/*
+ * GFP_NOFS and GFP_NOIO of order <= 3 are "too small to fail", as in Linux
+ * 6.12: the OOM killer kills nobody for them (out_of_memory() returns
+ * "progress" at once for !__GFP_FS), and the slow path keeps reclaiming
+ * and retrying until memory turns up.  Here it turns up in the cache on
+ * the third reclaim round; the victim must live through all of it.
+ */
+static void nofs_and_noio_are_too_small_to_fail(struct kunit *test)
+{
+	static const gfp_t small[] = { GFP_NOFS, GFP_NOIO };
+	const char *log;
+
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	cache_setup(0, 0);
+	for (unsigned int i = 0; i < 2 * ARRAY_SIZE(small); i++) {
+		gfp_t gfp = small[i % ARRAY_SIZE(small)];
+		unsigned int order = i < ARRAY_SIZE(small) ? 0 : PAGE_ALLOC_COSTLY_ORDER;
+
+		/* one block for the cache, large enough for the order asked */
+		KUNIT_ASSERT_TRUE(test, held_move(&rctx.cache.mem, &rctx.held, MAX_PAGE_ORDER) ||
+					held_move(&rctx.cache.mem, &rctx.held, order));
+		rctx.cache.nr_blocks = 1;
+		rctx.cache.late = 3;
+		mark();
+		KUNIT_EXPECT_NOT_NULL_MSG(test, keep(alloc_pages(gfp, order), order),
+					  "gfp %#x order %u", gfp, order);
+		KUNIT_EXPECT_GE_MSG(test, delta(ALLOCSTALL, rctx.stalls), 3, "gfp %#x", gfp);
+		KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+		KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+		KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
+		log = log_since(rctx.log_pos);
+		KUNIT_EXPECT_NULL(test, strstr(log, "oom-killer"));
+		KUNIT_EXPECT_NULL(test, strstr(log, "page allocation failure"));
+	}
+}
+
+/*
+ * With no victim registered anywhere, nothing but reclaim could ever help:
+ * a small GFP_NOFS allocation then fails loudly, as GFP_KERNEL does (where
+ * Linux would wait for ever, or panic), instead of spinning for good.
+ */
+static void nofs_fails_when_nothing_could_ever_be_killed(struct kunit *test)
+{
+	kunit_expect_report(test, "invoked oom-killer");
+	kunit_expect_report(test, "page allocation failure");
+	cache_setup(0, 0);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_NOFS, 0), 0));
+	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(rctx.log_pos),
+					   "Out of memory and no killable victims"), 1);
+}
+
+/*
+ * One direct reclaim round aims at SWAP_CLUSTER_MAX (32) pages, as Linux
+ * 6.12's try_to_free_pages(): shrinkers are asked for (freeable >>
+ * priority) * 4 / seeks objects, from DEF_PRIORITY (12) down while the
+ * target is missed.  A cache of up to 2000 single pages then gives a batch
+ * or so for one order-0 page, not everything it holds.
+ */
+static void one_page_reclaims_a_cluster_not_the_cache(struct kunit *test)
+{
+	struct test_cache *c = &rctx.cache;
+	unsigned long scanned;
+	struct page *page;
+
+	cache_setup(0, 0);
+	while (c->nr_blocks < 2000 && (page = held_take(&rctx.held, 0))) {
+		held_add(&c->mem, page, 0);
+		c->nr_blocks++;
+	}
+	for (int o = 1; o <= MAX_PAGE_ORDER && c->nr_blocks < 2000; o++) {
+		while (c->nr_blocks + (1UL << o) <= 2000 && (page = held_take(&rctx.held, o))) {
+			split_page(page, o);
+			for (unsigned long i = 0; i < (1UL << o); i++)
+				held_add(&c->mem, page + i, 0);
+			c->nr_blocks += 1UL << o;
+		}
+	}
+	KUNIT_ASSERT_GE(test, c->nr_blocks, 4 * SHRINK_BATCH);
+	scanned = global_vm_event(SLABS_SCANNED);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	kunit_info(test, "one page: %lu of %lu cached pages reclaimed, %lu scanned", c->freed,
+		   c->freed + c->nr_blocks, global_vm_event(SLABS_SCANNED) - scanned);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);
+	KUNIT_EXPECT_GE(test, c->freed, SWAP_CLUSTER_MAX);
+	KUNIT_EXPECT_LE(test, c->freed, 2 * SHRINK_BATCH);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+}
+
 static void nowait_never_reclaims(struct kunit *test)
 {
 	cache_setup(1, 0);
@@ -485,14 +579,14 @@ static void nofail_wins_over_noretry_and_retry_mayfail(struct kunit *test)
  * Linux's rules for who may be killed (__alloc_pages_may_oom() and
  * out_of_memory()): not for a caller that cannot use ZONE_NORMAL (killing
  * rarely frees DMA or DMA32 memory), not for __GFP_THISNODE (the victim's
- * memory may be on another node), not without __GFP_FS (reclaim was
- * limited).  Each fails instead; a plain GFP_KERNEL then still kills.
+ * memory may be on another node).  Each fails instead; a plain GFP_KERNEL
+ * then still kills.  (Nor without __GFP_FS, but GFP_NOFS does not fail:
+ * nofs_and_noio_are_too_small_to_fail.)
  */
 static void oom_killer_rules_follow_linux(struct kunit *test)
 {
 	static const gfp_t no_kill[] = {
 		GFP_KERNEL | __GFP_DMA32, GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_THISNODE,
-		GFP_NOFS, GFP_NOIO,
 	};
 
 	kunit_expect_report(test, "invoked oom-killer");
@@ -565,6 +659,9 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(retry_mayfail_retries_but_never_kills),
 	KUNIT_CASE(endless_shrinker_does_not_hang_reclaim),
 	KUNIT_CASE(shrinker_may_allocate),
+	KUNIT_CASE(nofs_and_noio_are_too_small_to_fail),
+	KUNIT_CASE(nofs_fails_when_nothing_could_ever_be_killed),
+	KUNIT_CASE(one_page_reclaims_a_cluster_not_the_cache),
 	KUNIT_CASE(nowait_never_reclaims),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),

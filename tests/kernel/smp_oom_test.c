@@ -10,6 +10,9 @@
  *   - __GFP_NOFAIL without direct reclaim finds the pages that sit on
  *     other CPUs' per-CPU lists (it has them drained) instead of spinning
  *     forever, with interrupts on and with interrupts off.
+ *     The other way round too: an AP with interrupts off needs the pages on
+ *     CPU 0's list, while CPU 0 idles at the monitor's prompt or waits in
+ *     flush_work() for that very AP.
  *   - A GFP_KERNEL allocation from an interrupt handler is reported.
  *   - Two CPUs freeing the same page at the same moment: exactly one free
  *     wins, the other is reported, and the page is on one free list once.
@@ -19,6 +22,7 @@
  */
 #include "page_alloc_test.h"
 #include "mm/oom.h"
+#include "kernel/monitor.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
 #include "arch/x86_64/cpu.h"
@@ -256,6 +260,76 @@ static void nofail_without_reclaim_drains_other_cpus(struct kunit *test)
 	held_free_all(&cpu1_pages);
 }
 
+/*
+ * The other way round: CPU 1, interrupts off, needs the two pages on CPU
+ * 0's per-CPU list; it can only ask CPU 0, through CPU 0's deferred work.
+ */
+static struct page *ap_nofail_page;
+static unsigned long ap_nofail_done;
+
+static void ap_nofail_with_interrupts_off(struct work_struct *work)
+{
+	(void)work;
+	ap_nofail_page = nofail_with_interrupts_off();
+	__atomic_store_n(&ap_nofail_done, 1, __ATOMIC_RELEASE);
+}
+
+/* Everything taken but two pages on CPU 0's own list; CPU 1 then asks for one. */
+static void ap_needs_cpu0_list(struct kunit *test)
+{
+	struct held_pages mine;
+
+	held_init(&mine);
+	for (int i = 0; i < 2; i++)
+		KUNIT_ASSERT_NOT_NULL(test, held_alloc(&mine, GFP_KERNEL, 0));
+	held_exhaust(&held, GFP_NOWAIT | __GFP_MEMALLOC | __GFP_NOWARN);
+	held_free_all(&mine);			/* onto CPU 0's list */
+	ap_nofail_page = NULL;
+	ap_nofail_done = 0;
+	INIT_WORK(&cpu1_work, ap_nofail_with_interrupts_off);
+	schedule_work_on(1, &cpu1_work);
+}
+
+/* CPU 1 got its page, or (a failed case) is let go and waited for. */
+static void ap_nofail_finish(struct kunit *test, bool got_it)
+{
+	if (!got_it) {
+		run_deferred_work();		/* let CPU 1 go */
+		wait_for(&ap_nofail_done, 1);
+	}
+	KUNIT_EXPECT_NOT_NULL(test, ap_nofail_page);
+	if (ap_nofail_page)
+		held_add(&held, ap_nofail_page, 0);
+}
+
+/*
+ * The prompt's wait for a key is CPU 0's idle loop: what other CPUs asked
+ * of it must run there.  Before the fix CPU 0 spun at the prompt and CPU 1
+ * for ever (3 s here, then the test lets CPU 1 go itself).
+ */
+static void ap_nofail_progresses_while_cpu0_idles_at_the_prompt(struct kunit *test)
+{
+	u64 end;
+
+	kunit_allow_report(test, "WARNING: at mm/page_alloc.c");	/* once a boot */
+	ap_needs_cpu0_list(test);
+	end = ktime_get_ns() + 3ULL * 1000 * 1000 * 1000;
+	while (!__atomic_load_n(&ap_nofail_done, __ATOMIC_ACQUIRE) && ktime_get_ns() < end)
+		monitor_idle();
+	KUNIT_EXPECT_EQ_MSG(test, __atomic_load_n(&ap_nofail_done, __ATOMIC_ACQUIRE), 1,
+			    "CPU 1 still waits for CPU 0's deferred work after 3 s at the prompt");
+	ap_nofail_finish(test, ap_nofail_done);
+}
+
+/* CPU 0 waiting for CPU 1's work item runs its own deferred work meanwhile. */
+static void ap_nofail_progresses_while_cpu0_flushes_it(struct kunit *test)
+{
+	kunit_allow_report(test, "WARNING: at mm/page_alloc.c");	/* once a boot */
+	ap_needs_cpu0_list(test);
+	flush_work(&cpu1_work);
+	ap_nofail_finish(test, true);
+}
+
 /* ---------------------------------------------------------------- from an interrupt handler */
 
 static struct page *irq_page;
@@ -329,6 +403,8 @@ static struct kunit_case smp_oom_cases[] = {
 	KUNIT_CASE(two_cpus_out_of_memory_kill_one_victim),
 	KUNIT_CASE(unregister_waits_for_a_kill_in_flight),
 	KUNIT_CASE(nofail_without_reclaim_drains_other_cpus),
+	KUNIT_CASE(ap_nofail_progresses_while_cpu0_idles_at_the_prompt),
+	KUNIT_CASE(ap_nofail_progresses_while_cpu0_flushes_it),
 	KUNIT_CASE(gfp_kernel_from_an_interrupt_handler_is_reported),
 	KUNIT_CASE(a_page_freed_twice_at_once_is_freed_once),
 	{}
