@@ -217,7 +217,7 @@ int kvdemo_setup(struct kvdemo *d)
 	INIT_LIST_HEAD(&d->victim_blocks);
 	INIT_LIST_HEAD(&d->cache);
 	/* Empty slabs first: freed during a run, they could make an order-3 block. */
-	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
+	drop_slab();
 	drain_all_pages();
 	free = nr_free_pages();
 	d->victim_blocks_wanted = max(free / 128 / GROUP, (unsigned long)KVDEMO_MIN_VICTIM_BLOCKS);

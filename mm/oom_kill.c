@@ -107,6 +107,18 @@ static struct oom_victim *select_bad_victim(unsigned long *points)
 	return chosen;
 }
 
+/* Is any victim registered? */
+static bool victims_left(void)
+{
+	unsigned long flags;
+	bool any;
+
+	spin_lock_irqsave(&victims_lock, flags);
+	any = !list_empty(&victims);
+	spin_unlock_irqrestore(&victims_lock, flags);
+	return any;
+}
+
 /**
  * out_of_memory - kill the largest registered victim
  * @gfp: the allocation that failed
@@ -114,8 +126,9 @@ static struct oom_victim *select_bad_victim(unsigned long *points)
  *
  * Context: the page allocator's slow path, holding oom_lock (so one kill
  * happens at a time), interrupts on.
- * Return: true if a victim was killed (memory should now be free), false
- * if there was nothing to kill.
+ * Return: true if a victim was killed (memory should now be free), or
+ * for !__GFP_FS if one could be (retry: see above); false if there was
+ * nothing to kill.
  */
 bool out_of_memory(gfp_t gfp, unsigned int order)
 {
@@ -123,6 +136,15 @@ bool out_of_memory(gfp_t gfp, unsigned int order)
 	unsigned long points;
 	char mode[128];
 
+	/*
+	 * The OOM killer does not make up for reclaim that could not enter
+	 * the filesystem (Linux 6.12): no kill for !__GFP_FS, yet "progress",
+	 * so that a small GFP_NOFS or GFP_NOIO allocation retries ("too small
+	 * to fail") while a victim is left that could yet be killed.  With
+	 * none, the report below says so and the allocation fails.
+	 */
+	if (!(gfp & __GFP_FS) && victims_left())
+		return true;
 	format_gfp(mode, sizeof(mode), gfp);
 	pr_warn("kmem invoked oom-killer: gfp_mask=%#x(%s), order=%u\n", gfp, mode, order);
 	show_free_areas();

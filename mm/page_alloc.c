@@ -495,9 +495,10 @@ static struct page *nofail_without_reclaim(gfp_t gfp, unsigned int order, int ni
 }
 
 /*
- * May the OOM killer run for this allocation?  Linux's rules
- * (__alloc_pages_may_oom() and out_of_memory()), one by one.  Each "no"
- * means the allocation fails once reclaim stops helping.
+ * May the OOM killer be asked for this allocation?  Linux's rules
+ * (__alloc_pages_may_oom()), one by one.  Each "no" means the allocation
+ * fails once reclaim stops helping.  Without __GFP_FS (GFP_NOFS, GFP_NOIO)
+ * it is asked, and kills nobody: out_of_memory() says so.
  */
 static bool oom_allowed(gfp_t gfp, unsigned int order)
 {
@@ -509,8 +510,6 @@ static bool oom_allowed(gfp_t gfp, unsigned int order)
 		return false;	/* a kill may free memory on the wrong node */
 	if (gfp_zone(gfp) < ZONE_NORMAL)
 		return false;	/* no kills for DMA or DMA32 memory ("lowmem") */
-	if (!(gfp & __GFP_FS))
-		return false;	/* GFP_NOFS, GFP_NOIO: reclaim was limited, so is blame */
 	return true;
 }
 
@@ -609,19 +608,18 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		goto nofail_or_fail;	/* GFP_ATOMIC, GFP_NOWAIT: never reclaim or wait */
 
 	for (;;) {
-		/* Direct reclaim: one light pass for __GFP_NORETRY, else all caches can give. */
-		bool light = gfp & __GFP_NORETRY;
 		bool progress;
 		unsigned long freed;
 
+		/* Direct reclaim: SWAP_CLUSTER_MAX pages, at rising cost (mm/vmscan.c). */
 		count_vm_event(ALLOCSTALL);
-		freed = shrink_all_caches(gfp, nid, light ? RECLAIM_LIGHT : RECLAIM_FULL);
+		freed = try_to_free_pages(gfp, nid);
 		drain_all_pages();
 		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 		if (page)
 			return page;
-		if (light && !nofail)
-			goto fail;		/* fail fast, never the OOM killer */
+		if ((gfp & __GFP_NORETRY) && !nofail)
+			goto fail;		/* one round, never the OOM killer */
 		if (should_reclaim_retry(gfp, order, freed, &rounds_with_progress))
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
@@ -630,9 +628,15 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 			page = __alloc_pages_may_oom(gfp, order, nid, &progress);
 			if (page)
 				return page;
-			if (progress)
-				continue;	/* a victim freed its memory */
+			if (!progress)
+				goto no_progress;
+			/* A victim freed its memory (or too small to fail): look before reclaiming. */
+			page = get_page_from_freelist(gfp, order, alloc_flags, nid);
+			if (page)
+				return page;
+			continue;
 		}
+no_progress:
 		if (!nofail)
 			goto fail;		/* nothing left to reclaim or kill */
 		/* __GFP_NOFAIL: dig into the last reserve, then keep trying. */
