@@ -89,4 +89,52 @@ static inline bool gfpflags_allow_blocking(gfp_t gfp)
 	return !!(gfp & __GFP_DIRECT_RECLAIM);
 }
 
+/*
+ * Scopes (Linux's include/linux/sched/mm.h): code that must not recurse
+ * into the filesystem or into I/O (it holds what reclaim would wait for)
+ * marks the stretch once, instead of passing GFP_NOFS/GFP_NOIO down every
+ * call chain, page tables included:
+ *
+ *	flags = memalloc_nofs_save();
+ *	... every allocation here loses __GFP_FS ...
+ *	memalloc_nofs_restore(flags);
+ *
+ * Linux keeps the marks in current->flags; this kernel has no tasks, and
+ * code runs on one CPU from start to end, so they are per CPU.  Scopes
+ * nest: restore gives back what its save found.  current_gfp_context()
+ * applies them; the page allocator does so in its slow path only (the
+ * fast path never reclaims), vmalloc for its page tables.  One bit per
+ * scope: another (Linux's PF_MEMALLOC) fits beside them.
+ */
+#define PF_MEMALLOC_NOFS	0x1u	/* no __GFP_FS */
+#define PF_MEMALLOC_NOIO	0x2u	/* no __GFP_IO, hence no __GFP_FS either */
+
+unsigned int memalloc_flags_save(unsigned int flags);
+void memalloc_flags_restore(unsigned int flags);
+gfp_t current_gfp_context(gfp_t gfp);
+
+/** memalloc_nofs_save - no __GFP_FS for this CPU's allocations until restored; Return: for it */
+static inline unsigned int memalloc_nofs_save(void)
+{
+	return memalloc_flags_save(PF_MEMALLOC_NOFS);
+}
+
+/** memalloc_nofs_restore - end the scope that memalloc_nofs_save() returned @flags for */
+static inline void memalloc_nofs_restore(unsigned int flags)
+{
+	memalloc_flags_restore(flags);
+}
+
+/** memalloc_noio_save - no __GFP_IO (nor __GFP_FS) until restored; Return: for the restore */
+static inline unsigned int memalloc_noio_save(void)
+{
+	return memalloc_flags_save(PF_MEMALLOC_NOIO);
+}
+
+/** memalloc_noio_restore - end the scope that memalloc_noio_save() returned @flags for */
+static inline void memalloc_noio_restore(unsigned int flags)
+{
+	memalloc_flags_restore(flags);
+}
+
 #endif

@@ -765,7 +765,7 @@ static __always_inline struct page *alloc_pages_caller(int nid, gfp_t gfp, unsig
 	}
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_LOW, nid);
 	if (!page)
-		page = __alloc_pages_slowpath(gfp, order, nid);
+		page = __alloc_pages_slowpath(current_gfp_context(gfp), order, nid);	/* scopes */
 	if (page)
 		prep_new_page(page, order, gfp);
 	return page;

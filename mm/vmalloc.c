@@ -27,7 +27,9 @@
  *   page tables       arch/x86_64/pgtable.c through mm/cpu.h; the top-level
  *                     entries of the whole vmalloc space are made at boot,
  *                     so every CPU sees new mappings at once; lower tables
- *                     are made as needed (GFP_KERNEL) and stay, unless a
+ *                     are made as needed (GFP_KERNEL less the scopes of
+ *                     mm/gfp.h, which GFP_NOFS/GFP_NOIO callers get, and
+ *                     retried for __GFP_NOFAIL) and stay, unless a
  *                     2 MiB page takes a table's place (vmap_pages_range());
  *   vfree from an     the freed memory itself links it on a per-CPU list
  *   interrupt         (nothing is allocated to free), and deferred work
@@ -105,16 +107,20 @@ static void free_vmap_area(struct vmap_area *va);
  * If the space is full, the lazily freed ranges are purged and it tries
  * once more.  Return: the area; ERR_PTR(-ENOMEM) if a struct vmap_area
  * (or KASAN's shadow) could not be allocated, ERR_PTR(-EBUSY) if there is
- * no room (as Linux).
+ * no room (as Linux), ERR_PTR(-EINVAL) at once, without a purge, if @align
+ * is not a power of two (as Linux).
  */
 static struct vmap_area *alloc_vmap_area(unsigned long size, unsigned long align, gfp_t gfp)
 {
-	struct vmap_area *va = kmem_cache_alloc(vmap_area_cachep, gfp & ~__GFP_ZERO);
 	unsigned long addr, flags;
+	struct vmap_area *va;
 	bool purged = false;
 	int err = -ENOMEM;
 	LIST_HEAD(extra);
 
+	if (align & (align - 1))
+		return ERR_PTR(-EINVAL);
+	va = kmem_cache_alloc(vmap_area_cachep, gfp & ~__GFP_ZERO);
 	if (!va)
 		return ERR_PTR(-ENOMEM);
 retry:
@@ -183,12 +189,23 @@ static unsigned long lazy_max_pages(void)
 	return log * (32UL << 20) / PAGE_SIZE;
 }
 
+static void drain_vmap_area_work(struct work_struct *work);
+static DECLARE_WORK(drain_vmap_work, drain_vmap_area_work);
+
+/* May this context wait for a shootdown?  (kernel/smp.c refuses it otherwise.) */
+static bool purge_may_wait(void)
+{
+	return (!irqs_disabled() && !in_interrupt()) || system_state != SYSTEM_RUNNING;
+}
+
 /*
  * purge_vmap_area_lazy - one TLB shootdown for every lazily freed area,
  * then their ranges go back to the free tree.
  *
- * Context: interrupts on, not in an interrupt handler (the shootdown waits
- * for every CPU).
+ * Where the shootdown cannot wait (interrupts off, an interrupt handler),
+ * nothing is freed: a range goes back only after every CPU flushed it, so
+ * the purge is left to deferred work (Linux's drain_vmap_work).
+ * Context: any; the purge itself runs with interrupts on.
  */
 static void purge_vmap_area_lazy(void)
 {
@@ -197,6 +214,10 @@ static void purge_vmap_area_lazy(void)
 	unsigned long start, end, nr_pages, nr_areas, flags;
 	LIST_HEAD(purging);
 
+	if (!purge_may_wait()) {
+		schedule_work(&drain_vmap_work);
+		return;
+	}
 	spin_lock(&purge_lock);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	if (list_empty(&purge_vmap_area_tree.head)) {
@@ -230,6 +251,13 @@ static void purge_vmap_area_lazy(void)
 	count_vm_events(VMALLOC_PURGED_PAGES, nr_pages);
 	count_vm_events(VMALLOC_PURGED_AREAS, nr_areas);
 	/* END LAB */
+}
+
+/* The purge that a context which could not wait for it left (interrupts on here). */
+static void drain_vmap_area_work(struct work_struct *work)
+{
+	(void)work;
+	purge_vmap_area_lazy();
 }
 
 /*
@@ -301,7 +329,7 @@ static int vmap_small_pages_range(unsigned long addr, struct page **pages, unsig
 
 	while (addr < end) {
 		unsigned long next = min(ALIGN(addr + 1, PMD_SIZE), end);
-		u64 *pte = kernel_pte_alloc(addr, GFP_KERNEL | __GFP_NOWARN);
+		u64 *pte = kernel_pte_alloc(addr, current_gfp_context(GFP_KERNEL | __GFP_NOWARN));
 
 		if (IS_ERR(pte))
 			goto fail;
@@ -324,7 +352,8 @@ fail:
 /*
  * Map @nr blocks of 2^@order pages at @addr, side by side.  All or
  * nothing: on failure what was mapped is unmapped.  Page tables come from
- * GFP_KERNEL.  Return: 0 or a negative errno.
+ * GFP_KERNEL, less what this CPU's scopes take (memalloc_nofs_save()).
+ * Return: 0 or a negative errno.
  */
 static int vmap_pages_range(unsigned long addr, struct page **pages, unsigned int nr,
 			    unsigned int order, pgprot_t prot)
@@ -349,7 +378,7 @@ static int vmap_pages_range(unsigned long addr, struct page **pages, unsigned in
 			kernel_pte_table_free(table);
 		}
 		err = map_kernel_range(va, page_to_phys(pages[i]), step, prot,
-				       GFP_KERNEL | __GFP_NOWARN);
+				       current_gfp_context(GFP_KERNEL | __GFP_NOWARN));
 		if (err) {
 			vunmap_range_noflush(addr, addr + i * step);
 			return err;
@@ -419,6 +448,30 @@ static struct page **alloc_page_array(unsigned int nr, gfp_t gfp, int node, cons
 }
 
 /*
+ * Map @vm's pages with page tables that honour @gfp, as Linux's
+ * __vmalloc_area_node() does: without __GFP_IO (or __GFP_FS) the mapping
+ * runs in a memalloc_noio (or nofs) scope, and with __GFP_NOFAIL a page
+ * table that could not be had is tried again until it can.
+ */
+static int vmalloc_map_pages(struct vm_struct *vm, unsigned int order, gfp_t gfp,
+			     pgprot_t prot)
+{
+	unsigned int scope = 0;
+	int err;
+
+	if (!(gfp & __GFP_IO))
+		scope = memalloc_noio_save();
+	else if (!(gfp & __GFP_FS))
+		scope = memalloc_nofs_save();
+	do {
+		err = vmap_pages_range((unsigned long)vm->addr, vm->pages, vm->nr_pages, order,
+				       prot);
+	} while (err == -ENOMEM && (gfp & __GFP_NOFAIL));
+	memalloc_flags_restore(scope);
+	return err;
+}
+
+/*
  * Fill @vm with pages of @order and map them.  For 2 MiB pages a failure
  * is not an error: the caller tries again with small ones.  Returns NULL,
  * or what failed, for the report.
@@ -447,7 +500,7 @@ static const char *vmalloc_area_pages(struct vm_struct *vm, unsigned long size, 
 			goto fail;
 	}
 	why = "failed to map pages (page tables)";
-	if (vmap_pages_range((unsigned long)vm->addr, vm->pages, vm->nr_pages, order, prot))
+	if (vmalloc_map_pages(vm, order, page_gfp, prot))
 		goto fail;
 	return NULL;
 fail:
@@ -455,6 +508,40 @@ fail:
 	vm->pages = NULL;
 	vm->nr_pages = 0;
 	return why;
+}
+
+/* An area of @size bytes and its guard page for @vm; Return: it, or an ERR_PTR(). */
+static struct vmap_area *reserve_area(struct vm_struct *vm, unsigned long size,
+				      unsigned long align, gfp_t gfp)
+{
+	struct vmap_area *va = alloc_vmap_area(size + PAGE_SIZE, align, gfp);
+
+	if (!IS_ERR(va)) {
+		vm->addr = (void *)va->va_start;
+		vm->size = va_size(va);
+	}
+	return va;
+}
+
+/*
+ * vmalloc_huge()'s attempt: @size rounded up to 2 MiB, in 2 MiB pages.
+ * Return: the area, mapped; or NULL, with nothing left of the attempt:
+ * like Linux, the caller starts again with small pages in an area of the
+ * size asked, so that vm->size never covers pages that are not mapped.
+ */
+static struct vmap_area *vmalloc_try_huge(struct vm_struct *vm, unsigned long size,
+					  unsigned long align, gfp_t gfp)
+{
+	struct vmap_area *va = reserve_area(vm, ALIGN(size, PMD_SIZE), max(align, PMD_SIZE), gfp);
+
+	if (IS_ERR(va))
+		return NULL;
+	if (vmalloc_area_pages(vm, va_size(va) - PAGE_SIZE, gfp, HUGE_ORDER, PAGE_KERNEL)) {
+		free_vmap_area(va);	/* nothing was left mapped */
+		return NULL;
+	}
+	vm->flags |= VM_HUGE_PAGES;
+	return va;
 }
 
 /*
@@ -492,11 +579,6 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 	}
 	if (unlikely(READ_ONCE(fail_vmalloc_armed)) && should_fail_vmalloc(size, gfp))
 		return NULL;
-	huge = huge && real_size >= PMD_SIZE;
-	if (huge) {
-		real_size = ALIGN(real_size, PMD_SIZE);
-		align = max(align, PMD_SIZE);
-	}
 	align = max(align, PAGE_SIZE);
 	if (unlikely(node_id_invalid(node))) {
 		if (bad_node_refused("vmalloc_node", node, gfp, caller))
@@ -504,24 +586,29 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 		node = NUMA_NO_NODE;
 	}
 	vm = kzalloc(sizeof(*vm), gfp & ~__GFP_ZERO);
-	va = vm ? alloc_vmap_area(real_size + PAGE_SIZE, align, gfp) : ERR_PTR(-ENOMEM);
+	if (!vm) {
+		vmalloc_failed(size, gfp, "vm_struct allocation failed");
+		return NULL;
+	}
+	*vm = (struct vm_struct){ .flags = VM_ALLOC, .node = node, .caller = caller,
+				  .requested_size = size };
+	if (huge && real_size >= PMD_SIZE) {
+		va = vmalloc_try_huge(vm, real_size, align, gfp);
+		if (va)
+			goto mapped;
+	}
+	va = reserve_area(vm, real_size, align, gfp);
 	if (IS_ERR(va)) {
 		kfree(vm);
 		vmalloc_failed(size, gfp, PTR_ERR(va) == -EBUSY ? "no room in the vmalloc space" :
+				 PTR_ERR(va) == -EINVAL ? "its align is not a power of two" :
 				 "vm_struct allocation failed");
 		return NULL;
 	}
-	*vm = (struct vm_struct){ .addr = (void *)va->va_start, .size = va_size(va),
-				  .flags = VM_ALLOC, .node = node, .caller = caller,
-				  .requested_size = size };
-	/*
-	 * Small pages for the size asked, not for the 2 MiB multiple the huge
-	 * attempt wanted (as Linux): the rest of the area stays unmapped.
-	 */
-	if (huge && !vmalloc_area_pages(vm, real_size, gfp, HUGE_ORDER, PAGE_KERNEL))
-		vm->flags |= VM_HUGE_PAGES;
-	else if ((why = vmalloc_area_pages(vm, ALIGN(size, PAGE_SIZE), gfp, 0, PAGE_KERNEL)))
+	why = vmalloc_area_pages(vm, real_size, gfp, 0, PAGE_KERNEL);
+	if (why)
 		goto fail;
+mapped:
 	kasan_unpoison_vmalloc(vm->addr, size);
 	va->vm = vm;		/* from now on find_vm_area() sees it */
 	return vm->addr;
@@ -643,6 +730,9 @@ static void report_bad_free(const char *fn, const void *addr, const void *caller
 		pr_err("BUG: %s(%px) by %pS: the area was made by %s: use %s\n", fn, addr, caller,
 		       flag == VM_ALLOC ? "vmap()" : "vmalloc()",
 		       flag == VM_ALLOC ? "vunmap()" : "vfree()");
+	} else if (va && va->vm && (va->vm->flags & VM_DEFERRED_FREE)) {
+		pr_err("BUG: %s(%px) by %pS: double free (the area is on the deferred list "
+		       "already)\n", fn, addr, caller);
 	} else if (va) {
 		pr_err("BUG: %s(%px) by %pS: the area is being set up\n", fn, addr, caller);
 	} else if (__find_vmap_area(a, &purge_vmap_area_tree)) {
@@ -660,19 +750,29 @@ static void report_bad_free(const char *fn, const void *addr, const void *caller
 	}
 }
 
+/* Is @va a live area that starts at @addr, of kind @flag, @deferred (VM_DEFERRED_FREE) or not? */
+static bool area_to_free(const struct vmap_area *va, const void *addr, unsigned long flag,
+			 unsigned long deferred)
+{
+	return va && va->va_start == (unsigned long)addr && va->vm && (va->vm->flags & flag) &&
+	       (va->vm->flags & VM_DEFERRED_FREE) == deferred;
+}
+
 /*
  * Take the area that starts at @addr out of the busy tree, if it is a live
- * one of kind @flag (VM_ALLOC or VM_MAP); report it and return NULL if not.
+ * one of kind @flag (VM_ALLOC or VM_MAP) and, unless the deferred work
+ * frees it (@deferred: VM_DEFERRED_FREE), not on a deferred list; report
+ * it and return NULL if not.
  */
 static struct vmap_area *take_busy_area(const char *fn, const void *addr, unsigned long flag,
-					const void *caller)
+					unsigned long deferred, const void *caller)
 {
 	struct vmap_area *va;
 	unsigned long flags;
 
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
-	if (!va || va->va_start != (unsigned long)addr || !va->vm || !(va->vm->flags & flag)) {
+	if (!area_to_free(va, addr, flag, deferred)) {
 		report_bad_free(fn, addr, caller, flag);
 		va = NULL;
 	} else {
@@ -682,9 +782,9 @@ static struct vmap_area *take_busy_area(const char *fn, const void *addr, unsign
 	return va;
 }
 
-static void __vfree(const void *addr, const void *caller)
+static void __vfree(const void *addr, unsigned long deferred, const void *caller)
 {
-	struct vmap_area *va = take_busy_area("vfree", addr, VM_ALLOC, caller);
+	struct vmap_area *va = take_busy_area("vfree", addr, VM_ALLOC, deferred, caller);
 	struct vm_struct *vm;
 	unsigned long pages;
 
@@ -719,7 +819,7 @@ static void delayed_vfree_work(struct work_struct *work)
 	while (head) {
 		void *next = *(void **)head;
 
-		__vfree(head, delayed_vfree_work);
+		__vfree(head, VM_DEFERRED_FREE, delayed_vfree_work);
 		head = next;
 	}
 }
@@ -739,12 +839,13 @@ static void vfree_deferred_add(const void *addr, const void *caller)
 
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	va = __find_vmap_area((unsigned long)addr, &busy_vmap_area_tree);
-	if (!va || va->va_start != (unsigned long)addr || !va->vm ||
-	    !(va->vm->flags & VM_ALLOC)) {
+	if (!area_to_free(va, addr, VM_ALLOC, 0)) {
+		/* Linked a second time, it would point to itself (or to a freed area). */
 		report_bad_free("vfree", addr, caller, VM_ALLOC);
 		spin_unlock_irqrestore(&vmap_area_lock, flags);
 		return;
 	}
+	va->vm->flags |= VM_DEFERRED_FREE;	/* only the deferred work frees it now */
 	p = this_cpu_ptr(&vfree_deferred);
 	/* The link is the area's first word, which a tiny vmalloc() did not hand out (KASAN). */
 	kasan_unpoison_vmalloc(addr, sizeof(void *));
@@ -764,7 +865,8 @@ static void vfree_deferred_add(const void *addr, const void *caller)
  * @addr: what vmalloc() returned, or NULL
  *
  * A pointer that is not the start of a live vmalloc area is reported and
- * ignored, at once.
+ * ignored, at once; so is a second vfree_atomic() or vfree() of an area
+ * that waits on a deferred list ("double free"): the area is freed once.
  * Context: any, interrupt handlers included.
  */
 void vfree_atomic(const void *addr)
@@ -792,7 +894,7 @@ void vfree(const void *addr)
 		vfree_deferred_add(addr, __builtin_return_address(0));
 		return;
 	}
-	__vfree(addr, __builtin_return_address(0));
+	__vfree(addr, 0, __builtin_return_address(0));
 }
 
 /* ---------------------------------------------------------------- vmap */
@@ -841,16 +943,24 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
  * vunmap - undo vmap(); the pages stay the caller's
  * @addr: what vmap() returned
  *
- * Context: may sleep (it may purge).
+ * Context: may sleep (it may purge).  Called with interrupts off or from an
+ * interrupt handler it is reported in one line (Linux's might_sleep()
+ * would), and the purge it starts is left to deferred work: a range goes
+ * back to the free tree only after every CPU flushed it.
  */
 void vunmap(const void *addr)
 {
+	const void *caller = __builtin_return_address(0);
 	struct vmap_area *va;
 	struct vm_struct *vm;
 
 	if (!addr)
 		return;
-	va = take_busy_area("vunmap", addr, VM_MAP, __builtin_return_address(0));
+	if (unlikely(!purge_may_wait()))
+		pr_err("BUG: vunmap(%px) by %pS: %s (it may purge, which waits for every CPU): "
+		       "the purge is deferred\n", addr, caller,
+		       in_interrupt() ? "from an interrupt handler" : "with interrupts off");
+	va = take_busy_area("vunmap", addr, VM_MAP, 0, caller);
 	if (!va)
 		return;
 	vm = va->vm;
@@ -914,13 +1024,18 @@ struct vm_struct *find_vm_area(const void *addr)
  *
  * The spare nodes go back to the slab too, so that afterwards vmalloc holds
  * exactly what its live areas need (the tests and the soak count on it).
- * Context: interrupts on, not in an interrupt handler.
+ * Context: interrupts on, not in an interrupt handler; elsewhere it is
+ * reported and the purge is left to deferred work.
  */
 void vm_unmap_aliases(void)
 {
 	unsigned long flags;
 	LIST_HEAD(spares);
 
+	if (unlikely(!purge_may_wait()))
+		pr_err("BUG: vm_unmap_aliases() by %pS: %s (a purge waits for every CPU): "
+		       "the purge is deferred\n", __builtin_return_address(0),
+		       in_interrupt() ? "from an interrupt handler" : "with interrupts off");
 	purge_vmap_area_lazy();
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&spare_nodes, &spares);

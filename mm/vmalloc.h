@@ -22,6 +22,7 @@ struct page;
 #define VM_NO_GUARD		0x00000040	/* (unused here: every area has its guard page) */
 #define VM_ALLOW_HUGE_VMAP	0x00000400	/* vmalloc_huge(): 2 MiB mappings where possible */
 #define VM_HUGE_PAGES		0x00001000	/* it got them (this kernel's, for vmallocinfo) */
+#define VM_DEFERRED_FREE	0x00100000	/* on a deferred vfree list (this kernel's) */
 
 /* An area of the vmalloc space as its user sees it (Linux's struct vm_struct). */
 struct vm_struct {

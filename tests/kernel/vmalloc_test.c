@@ -7,14 +7,20 @@
  * gfp modifier is honoured, and a gfp that cannot sleep warns and fails;
  * vmalloc works when the buddy allocator has no block of order 3 or more
  * left; vmalloc_to_page() agrees with the page tables and vmap() maps the
- * caller's own pages; vmalloc_huge() uses 2 MiB pages when it can; the lazy
- * purge batches the TLB flushes of a thousand vfree()s into a few; every
- * misuse of vfree()/vunmap() is reported in one line and changes nothing;
- * a vfree() that must not wait is deferred.  Every case ends with
+ * caller's own pages; vmalloc_huge() uses 2 MiB pages when it can, and an
+ * area of the size asked when it cannot; page tables honour __GFP_NOFAIL
+ * and the memalloc_nofs/noio scopes; the lazy purge batches the TLB
+ * flushes of a thousand vfree()s into a few, and waits for deferred work
+ * where it cannot shoot down; every misuse of vfree()/vunmap() (and a bad
+ * align) is reported in one line and changes nothing; a vfree() that must
+ * not wait is deferred.  Every case ends with
  * everything back where it started (vmalloc_test.h says what that means).
  */
 #include "vmalloc_test.h"
 #include "page_alloc_test.h"
+#include "mm/fault_inject.h"
+#include "mm/kvmalloc.h"
+#include "mm/tlbflush.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
@@ -24,6 +30,7 @@
 #define TAG		0x766d616c6c6f6321ULL	/* "vmalloc!" */
 #define ROOM_PAGES	2048UL		/* left free beyond an allocation: watermarks, tables */
 #define LAZY_PAIRS	1000
+#define HUGE_ORDER_TEST	(PMD_SHIFT - PAGE_SHIFT)	/* a 2 MiB block */
 
 static struct {
 	struct vmalloc_snapshot before;
@@ -50,16 +57,22 @@ static void vmalloc_test_exit(struct kunit *test)
 
 #define delta(item, since)	(global_vm_event(item) - (since))
 
-/* Does every byte of [@p, @p + @size) read zero? */
-static bool all_zero(const void *p, unsigned long size)
+/* Does every word of [@p, @p + @size) read @word? */
+static bool all_words(const void *p, unsigned long size, u64 word)
 {
 	const u64 *w = p;
 
 	for (unsigned long i = 0; i < size / sizeof(u64); i++) {
-		if (w[i])
+		if (w[i] != word)
 			return false;
 	}
 	return true;
+}
+
+/* Does every byte of [@p, @p + @size) read zero? */
+static bool all_zero(const void *p, unsigned long size)
+{
+	return all_words(p, size, 0);
 }
 
 /* Does "%pS" of @caller name the function @fn? */
@@ -418,6 +431,54 @@ static void vmalloc_works_when_memory_is_fragmented(struct kunit *test)
 }
 
 /*
+ * vmalloc_huge() that finds no free 2 MiB block falls back to small pages
+ * in an area of the size asked, not the 2 MiB multiple the huge attempt
+ * took (Linux frees that area and starts again): vm->size covers only what
+ * is mapped, so kvrealloc() cannot "grow in place" over unmapped pages.
+ */
+static void vmalloc_huge_fallback_area_is_exact(struct kunit *test)
+{
+	const unsigned long size = 3 * SZ_1M, bigger = 4 * SZ_1M - PAGE_SIZE;
+	unsigned long high = top_zone()->watermark[WMARK_HIGH], free;
+	struct vm_struct *vm;
+	u8 *p, *q;
+
+	fragment_memory(&vctx.held, high + 2 * ROOM_PAGES + (size + bigger) / PAGE_SIZE, 2);
+	KUNIT_ASSERT_NULL(test, alloc_pages(GFP_NOWAIT | __GFP_NOWARN, HUGE_ORDER_TEST));
+	free = nr_free_pages();
+	if (free <= high + ROOM_PAGES + (size + bigger) / PAGE_SIZE)
+		kunit_skip(test, "needs %lu free pages once fragmented, this machine has %lu",
+			   high + ROOM_PAGES + (size + bigger) / PAGE_SIZE + 1, free);
+
+	p = vmalloc_huge(size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	vm = find_vm_area(p);
+	KUNIT_ASSERT_NOT_NULL(test, vm);
+	KUNIT_EXPECT_FALSE(test, vm->flags & VM_HUGE_PAGES);
+	KUNIT_EXPECT_EQ(test, vm->nr_pages, size / PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm->size, size + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_probe(p + size), -EFAULT);	/* the guard page, at once */
+	memset(p, 0xa5, size);	/* not vm_fill(): its stamps name the address, which changes */
+
+	q = kvrealloc(p, bigger, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	vm = find_vm_area(q);
+	KUNIT_ASSERT_NOT_NULL(test, vm);
+	KUNIT_EXPECT_GE(test, vm->size - PAGE_SIZE, bigger);
+	KUNIT_EXPECT_TRUE(test, all_words(q, size, 0xa5a5a5a5a5a5a5a5ULL));	/* moved along */
+	/* every page of the new size mapped: probed first, so that a hole fails, not faults */
+	for (unsigned long off = 0; off < bigger; off += PAGE_SIZE)
+		KUNIT_ASSERT_EQ_MSG(test, vm_probe(q + off), 0, "offset %#lx", off);
+	vm_fill(q, bigger, ~TAG);
+	KUNIT_EXPECT_EQ(test, vm_check(q, bigger, ~TAG), 0);
+	KUNIT_EXPECT_EQ(test, vm_check_pages(q, bigger, ~TAG), 0);
+	kvfree(q);
+	held_free_all(&vctx.held);
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_FAIL, vctx.fails), 0);
+	expect_vmalloc_back(test, &vctx.before);
+}
+
+/*
  * Only single pages free.  The arrays of page pointers of 1 and 2 MiB areas
  * (2 and 4 KiB) come from kmalloc-2k and -4k, whose slabs are of order 1 or
  * more with slab debugging's redzones or KASAN's: asked gently, the slab
@@ -736,6 +797,248 @@ static void vmalloc_huge_uses_2m_pages_when_it_can(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vm_check_pages(p, SZ_1M, TAG), 0);
 	vfree(p);
 	KUNIT_EXPECT_NULL(test, strstr(log_since(vctx.log_pos), "pgtable:"));
+	expect_vmalloc_back(test, &vctx.before);
+}
+
+/* ---------------------------------------------------------------- page tables: gfp and scopes */
+
+/*
+ * Where the next vmalloc(@size) will land, with the page tables of every
+ * 2 MiB block inside it taken away (as vmalloc_huge() does, flushed first),
+ * so that mapping it there needs new ones.  *@dropped: how many went.
+ */
+static u8 *fresh_tables_for(unsigned long size, unsigned int *dropped)
+{
+	unsigned long va, end;
+	u8 *p;
+
+	*dropped = 0;
+	vm_unmap_aliases();		/* so that the next vmalloc() lands where this one does */
+	p = vmalloc(size);
+	if (!p)
+		return NULL;
+	vfree(p);
+	vm_unmap_aliases();
+	end = ALIGN_DOWN((unsigned long)p + size, PMD_SIZE);
+	for (va = ALIGN((unsigned long)p, PMD_SIZE); va < end; va += PMD_SIZE) {
+		phys_addr_t table = kernel_pte_table_detach(va);
+
+		if (!table)
+			continue;
+		flush_tlb_kernel_range(va, va + PAGE_SIZE);
+		kernel_pte_table_free(table);
+		(*dropped)++;
+	}
+	return p;
+}
+
+/*
+ * __GFP_NOFAIL holds for the page tables too: a page-table page that
+ * cannot be had is retried (as Linux's __vmalloc_area_node() retries
+ * vmap_pages_range()), for __vmalloc() and for kvmalloc()'s fallback.
+ */
+static void nofail_survives_page_table_failures(struct kunit *test)
+{
+	const unsigned long size = 16 * SZ_1M, fails = 3;
+
+	need_free_pages(test, 2 * size / PAGE_SIZE);
+	for (int kv = 0; kv <= 1; kv++) {
+		unsigned long injected = global_vm_event(FAULT_INJECT_PAGE);
+		struct fault_attr before = fail_page_alloc;
+		unsigned int dropped;
+		u8 *where = fresh_tables_for(size, &dropped), *p;
+		int err;
+
+		KUNIT_ASSERT_NOT_NULL(test, where);
+		KUNIT_ASSERT_GE(test, dropped, 1);
+		/* armed and disarmed here: kunit_fault_attr_setup() keeps a record, a "leak" */
+		err = setup_fault_attr(&fail_page_alloc,
+				       "1,100,0,3,verbose=0,caller=kernel_pte_alloc");
+		p = kv ? kvmalloc(size, GFP_KERNEL | __GFP_NOFAIL) :
+			 __vmalloc(size, GFP_KERNEL | __GFP_NOFAIL);
+		fail_page_alloc = before;
+		fault_inject_update();
+		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_EXPECT_EQ(test, global_vm_event(FAULT_INJECT_PAGE) - injected, fails);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "%s", kv ? "kvmalloc" : "__vmalloc");
+		KUNIT_EXPECT_PTR_EQ(test, p, where);
+		vm_fill(p, size, TAG);
+		KUNIT_EXPECT_EQ(test, vm_check(p, size, TAG), 0);
+		KUNIT_EXPECT_EQ(test, vm_check_pages(p, size, TAG), 0);
+		kvfree(p);
+	}
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_FAIL, vctx.fails), 0);
+	expect_vmalloc_back(test, &vctx.before);
+}
+
+/*
+ * A shrinker with one page to give per call, that notes the gfp reclaim
+ * was called with: while memory is exhausted, every allocation that runs
+ * reclaim shows it here.
+ */
+static struct {
+	struct shrinker shrinker;
+	struct held_pages pool;
+	gfp_t seen;			/* every sc->gfp_mask, or'ed */
+	unsigned int calls;
+	bool armed;			/* memory is exhausted: count and give */
+} gfp_spy;
+
+/* One object per pass, so that each allocation that needs memory runs reclaim. */
+static unsigned long gfp_spy_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	if (!gfp_spy.armed)
+		return SHRINK_EMPTY;
+	gfp_spy.seen |= sc->gfp_mask;
+	gfp_spy.calls++;
+	return gfp_spy.pool.nr_pages ? 1 : SHRINK_EMPTY;
+}
+
+static unsigned long gfp_spy_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	struct page *page = held_take(&gfp_spy.pool, 0);
+
+	(void)s, (void)sc;
+	if (!page)
+		return SHRINK_STOP;
+	__free_pages(page, 0);
+	return 1;
+}
+
+/* @pool pages for the spy, then memory exhausted; false if the pool could not be had. */
+static bool gfp_spy_start(unsigned long pool)
+{
+	held_init(&gfp_spy.pool);
+	for (unsigned long i = 0; i < pool; i++) {
+		if (!held_alloc(&gfp_spy.pool, GFP_KERNEL | __GFP_NOWARN, 0))
+			return false;
+	}
+	gfp_spy.shrinker = (struct shrinker){ .count_objects = gfp_spy_count,
+					      .scan_objects = gfp_spy_scan, .seeks = DEFAULT_SEEKS };
+	if (register_shrinker(&gfp_spy.shrinker, "vmalloc_test_gfp_spy"))
+		return false;
+	held_exhaust(&vctx.held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	gfp_spy.seen = 0;
+	gfp_spy.calls = 0;
+	gfp_spy.armed = true;
+	return true;
+}
+
+static void gfp_spy_stop(void)
+{
+	gfp_spy.armed = false;
+	held_free_all(&vctx.held);
+	if (gfp_spy.shrinker.registered)
+		unregister_shrinker(&gfp_spy.shrinker);
+	held_free_all(&gfp_spy.pool);
+}
+
+/*
+ * Linux's scopes: memalloc_nofs_save() takes __GFP_FS from every
+ * allocation until the restore, memalloc_noio_save() __GFP_IO as well;
+ * they nest; and reclaim (the shrinkers) sees the reduced gfp.
+ */
+static void scopes_reduce_the_gfp_reclaim_sees(struct kunit *test)
+{
+	static const struct { unsigned int (*save)(void); gfp_t want; } scopes[] = {
+		{ memalloc_nofs_save, GFP_NOFS }, { memalloc_noio_save, GFP_NOIO },
+	};
+	unsigned int nofs, noio, inner;
+
+	KUNIT_EXPECT_EQ(test, current_gfp_context(GFP_KERNEL), GFP_KERNEL);
+	nofs = memalloc_nofs_save();
+	KUNIT_EXPECT_EQ(test, current_gfp_context(GFP_KERNEL), GFP_NOFS);
+	inner = memalloc_nofs_save();
+	KUNIT_EXPECT_EQ(test, inner, 0);
+	memalloc_nofs_restore(inner);		/* the outer scope still holds */
+	KUNIT_EXPECT_EQ(test, current_gfp_context(GFP_KERNEL), GFP_NOFS);
+	noio = memalloc_noio_save();
+	KUNIT_EXPECT_EQ(test, current_gfp_context(GFP_KERNEL | __GFP_ZERO), GFP_NOIO | __GFP_ZERO);
+	memalloc_noio_restore(noio);
+	KUNIT_EXPECT_EQ(test, current_gfp_context(GFP_KERNEL), GFP_NOFS);
+	memalloc_nofs_restore(nofs);
+	KUNIT_EXPECT_EQ(test, current_gfp_context(GFP_KERNEL), GFP_KERNEL);
+
+	KUNIT_ASSERT_TRUE(test, gfp_spy_start(64));
+	for (unsigned int i = 0; i < ARRAY_SIZE(scopes); i++) {
+		unsigned int flags = scopes[i].save();
+		struct page *page;
+
+		gfp_spy.seen = 0;
+		gfp_spy.calls = 0;
+		page = alloc_pages(GFP_KERNEL, 0);
+		memalloc_flags_restore(flags);
+		KUNIT_EXPECT_NOT_NULL(test, page);
+		if (page)
+			held_add(&vctx.held, page, 0);
+		KUNIT_EXPECT_GE(test, gfp_spy.calls, 1);
+		KUNIT_EXPECT_EQ_MSG(test, gfp_spy.seen & (__GFP_IO | __GFP_FS),
+				    scopes[i].want & (__GFP_IO | __GFP_FS), "scope %u", i);
+	}
+	gfp_spy_stop();
+}
+
+/*
+ * __vmalloc(GFP_NOFS) and __vmalloc(GFP_NOIO): the page tables too are
+ * allocated without __GFP_FS (and __GFP_IO), as Linux's
+ * __vmalloc_area_node() makes sure with memalloc_nofs_save() around the
+ * mapping.  Memory is exhausted, so each allocation runs reclaim, and the
+ * spy sees every gfp: none may allow the filesystem.
+ */
+static void page_tables_honour_nofs_and_noio(struct kunit *test)
+{
+	static const gfp_t gfps[] = { GFP_NOFS, GFP_NOIO };
+	const unsigned long size = 2 * PMD_SIZE;
+
+	need_free_pages(test, 3 * size / PAGE_SIZE);
+	for (unsigned int i = 0; i < ARRAY_SIZE(gfps); i++) {
+		unsigned long tables = vmalloc_table_pages();
+		unsigned int dropped;
+		u8 *where = fresh_tables_for(size, &dropped), *p;
+
+		KUNIT_ASSERT_NOT_NULL(test, where);
+		KUNIT_ASSERT_GE(test, dropped, 1);
+		tables -= dropped;
+		KUNIT_ASSERT_TRUE(test, gfp_spy_start(size / PAGE_SIZE + 256));
+		p = __vmalloc(size, gfps[i]);
+		gfp_spy_stop();
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "gfp %#x", gfps[i]);
+		KUNIT_EXPECT_PTR_EQ(test, p, where);
+		KUNIT_EXPECT_GT(test, vmalloc_table_pages(), tables);	/* it made a table */
+		KUNIT_EXPECT_GE(test, gfp_spy.calls, 1);
+		KUNIT_EXPECT_EQ_MSG(test, gfp_spy.seen & (__GFP_IO | __GFP_FS),
+				    gfps[i] & (__GFP_IO | __GFP_FS), "gfp %#x", gfps[i]);
+		vm_fill(p, size, TAG);
+		KUNIT_EXPECT_EQ(test, vm_check(p, size, TAG), 0);
+		vfree(p);
+	}
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_FAIL, vctx.fails), 0);
+	expect_vmalloc_back(test, &vctx.before);
+}
+
+/*
+ * An alignment that is not a power of two is a bad request: refused at
+ * once, in one report, without purging the lazily freed areas first (a
+ * purge cannot make it fit).
+ */
+static void bad_align_is_refused_without_a_purge(struct kunit *test)
+{
+	unsigned long purges, pos;
+	void *p;
+
+	kunit_expect_report(test, "vmalloc error: size");
+	vfree(vmalloc(PAGE_SIZE));		/* something for a purge to do */
+	purges = global_vm_event(VMALLOC_LAZY_PURGE);
+	pos = printk_log_pos();
+	p = __vmalloc_node(PAGE_SIZE, 3 * PAGE_SIZE, GFP_KERNEL, NUMA_NO_NODE,
+			   __builtin_return_address(0));
+	KUNIT_EXPECT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_LAZY_PURGE, purges), 0);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "vmalloc error: size 4096"), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "not a power of two"));
+	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "vmalloc bug"));
+	vfree(p);
 	expect_vmalloc_back(test, &vctx.before);
 }
 
@@ -1129,6 +1432,144 @@ static void vfree_that_must_not_wait_is_deferred(struct kunit *test)
 	expect_vmalloc_back(test, &vctx.before);
 }
 
+/*
+ * A second free of an area that is still on the deferred list (by
+ * vfree_atomic() or by vfree()) is a double free: one report, the list
+ * left as it was, and the deferred work frees each area once.  It used to
+ * link the area to itself, or keep an area vfree() had freed, and the work
+ * faulted ("use after vfree ... RIP: delayed_vfree_work").
+ */
+static void second_free_of_a_deferred_area_is_reported(struct kunit *test)
+{
+	const char *why = "double free (the area is on the deferred list already)";
+	const unsigned long size = 4 * PAGE_SIZE;
+	u8 *p = vmalloc(size), *q = vmalloc(size), *r = vmalloc(size);
+	unsigned long pos, flags;
+
+	kunit_expect_report(test, "BUG: vfree(");
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	if (!block_other_cpus()) {
+		release_other_cpus();
+		KUNIT_FAIL(test, "the other CPUs did not run our work items");
+		return;
+	}
+	pos = printk_log_pos();
+	vfree_atomic(p);
+	vfree_atomic(p);
+	expect_bad_free(test, &pos, "vfree", p, why);
+	vfree_atomic(q);
+	vfree(q);
+	expect_bad_free(test, &pos, "vfree", q, why);
+	local_irq_save(flags);
+	vfree(r);
+	vfree(r);		/* deferred too: interrupts are off */
+	local_irq_restore(flags);
+	expect_bad_free(test, &pos, "vfree", r, why);
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_BAD_FREE, vctx.bad_frees), 3);
+	KUNIT_EXPECT_NOT_NULL(test, find_vm_area(p));	/* all three still waiting */
+	KUNIT_EXPECT_NOT_NULL(test, find_vm_area(q));
+	KUNIT_EXPECT_NOT_NULL(test, find_vm_area(r));
+	release_other_cpus();
+	flush_scheduled_work();
+	KUNIT_EXPECT_NULL(test, find_vm_area(p));
+	KUNIT_EXPECT_NULL(test, find_vm_area(q));
+	KUNIT_EXPECT_NULL(test, find_vm_area(r));
+	KUNIT_EXPECT_STREQ(test, log_since(pos), "");
+	expect_vmalloc_back(test, &vctx.before);
+}
+
+struct lazy_cover {
+	unsigned long start, end;
+	bool lazy;
+};
+
+static void find_lazy_cover(const struct vmap_area *va, bool lazy, void *arg)
+{
+	struct lazy_cover *c = arg;
+
+	if (lazy && va->va_start <= c->start && va->va_end >= c->end)
+		c->lazy = true;
+}
+
+/* Is all of [@start, @end) in one lazily freed area (not flushed, not free)? */
+static bool range_is_lazy(unsigned long start, unsigned long end)
+{
+	struct lazy_cover c = { start, end, false };
+
+	vmalloc_for_each_area(find_lazy_cover, &c);
+	return c.lazy;
+}
+
+/*
+ * vunmap() with interrupts off is a misuse (it may purge, and a purge
+ * waits for every CPU): reported in one line, and the purge it would start
+ * is deferred to work that runs with interrupts on.  The lazily freed
+ * ranges are never freed without their shootdown: it used to be refused
+ * ("BUG: cross-CPU call with interrupts off ... refused") while the ranges
+ * went back to the free tree all the same.
+ */
+static void vunmap_with_interrupts_off_defers_the_purge(struct kunit *test)
+{
+	unsigned long max, nr, purges, pos, flags, start, end;
+	struct page **pages, *page;
+	char head[96];
+	void *v;
+
+	kunit_expect_report(test, "BUG: vunmap(");
+	kunit_expect_report(test, "BUG: vm_unmap_aliases(");
+	vmalloc_lazy_pages(&max);
+	nr = max + 1;				/* more than a purge waits for */
+	if (nr > totalram_pages)
+		kunit_skip(test, "vmap() maps at most the %lu pages of RAM, the purge needs %lu",
+			   totalram_pages, nr);
+	need_free_pages(test, nr / PTRS_PER_TABLE + nr * sizeof(*pages) / PAGE_SIZE + 16);
+	page = held_alloc(&vctx.held, GFP_KERNEL, 0);
+	pages = vmalloc(nr * sizeof(*pages));
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (unsigned long i = 0; i < nr; i++)
+		pages[i] = page;		/* one page, mapped nr times */
+	v = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
+	vfree(pages);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	start = (unsigned long)v;
+	end = start + nr * PAGE_SIZE;
+	if (!block_other_cpus()) {
+		release_other_cpus();
+		vunmap(v);
+		KUNIT_FAIL(test, "the other CPUs did not run our work items");
+		return;
+	}
+	purges = global_vm_event(VMALLOC_LAZY_PURGE);
+	pos = printk_log_pos();
+	local_irq_save(flags);
+	vunmap(v);
+	local_irq_restore(flags);
+	snprintf(head, sizeof(head), "BUG: vunmap(%px) by %s+", v, test->name);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log_since(pos), head), "no '%s' in: %s", head,
+				  log_since(pos));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(pos), "with interrupts off"));
+	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "cross-CPU call"));
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_LAZY_PURGE, purges), 0);
+	KUNIT_EXPECT_TRUE(test, range_is_lazy(start, end));	/* not free: nobody flushed */
+	pos = printk_log_pos();
+	local_irq_save(flags);
+	vm_unmap_aliases();			/* the same misuse, the same answer */
+	local_irq_restore(flags);
+	snprintf(head, sizeof(head), "BUG: vm_unmap_aliases() by %s+", test->name);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log_since(pos), head), "no '%s' in: %s", head,
+				  log_since(pos));
+	KUNIT_EXPECT_TRUE(test, range_is_lazy(start, end));
+	release_other_cpus();
+	flush_scheduled_work();			/* the deferred purge, interrupts on */
+	KUNIT_EXPECT_EQ(test, delta(VMALLOC_LAZY_PURGE, purges), 1);
+	KUNIT_EXPECT_FALSE(test, range_is_lazy(start, end));
+	held_free_all(&vctx.held);
+	expect_vmalloc_back(test, &vctx.before);
+}
+
 static struct kunit_case vmalloc_cases[] = {
 	KUNIT_CASE_PARAM(sizes_hold_their_contents, sizes_gen_params),
 	KUNIT_CASE(zeroing_variants_give_zeroed_memory),
@@ -1138,6 +1579,7 @@ static struct kunit_case vmalloc_cases[] = {
 	KUNIT_CASE(nonblocking_gfp_warns_and_fails),
 	KUNIT_CASE(failed_vmalloc_leaves_nothing_behind),
 	KUNIT_CASE(vmalloc_works_when_memory_is_fragmented),
+	KUNIT_CASE(vmalloc_huge_fallback_area_is_exact),
 	KUNIT_CASE(vmalloc_works_with_only_single_pages_free),
 	KUNIT_CASE(guard_page_faults_and_the_oops_names_the_area),
 	KUNIT_CASE(vmalloc_to_page_agrees_with_the_page_tables),
@@ -1145,6 +1587,10 @@ static struct kunit_case vmalloc_cases[] = {
 	KUNIT_CASE(find_vm_area_describes_the_area),
 	KUNIT_CASE(vmap_maps_the_callers_pages),
 	KUNIT_CASE(vmalloc_huge_uses_2m_pages_when_it_can),
+	KUNIT_CASE(nofail_survives_page_table_failures),
+	KUNIT_CASE(scopes_reduce_the_gfp_reclaim_sees),
+	KUNIT_CASE(page_tables_honour_nofs_and_noio),
+	KUNIT_CASE(bad_align_is_refused_without_a_purge),
 	KUNIT_CASE(vmalloc_array_and_vcalloc_check_the_product),
 	KUNIT_CASE(lazy_purge_batches_the_flushes),
 	KUNIT_CASE(lazy_purge_runs_at_the_threshold),
@@ -1154,6 +1600,8 @@ static struct kunit_case vmalloc_cases[] = {
 	KUNIT_CASE(vunmap_and_vfree_mixed_up_are_reported),
 	KUNIT_CASE(null_is_ignored_quietly),
 	KUNIT_CASE(vfree_that_must_not_wait_is_deferred),
+	KUNIT_CASE(second_free_of_a_deferred_area_is_reported),
+	KUNIT_CASE(vunmap_with_interrupts_off_defers_the_purge),
 	{}
 };
 
