@@ -32,9 +32,9 @@ struct test_cache {
 	unsigned long nr_blocks;
 	unsigned long fake_objects;
 	bool endless;			/* fake objects never run out: count stays the same */
-	bool allocates;			/* scan_objects allocates a page itself */
+	gfp_t nested_gfp;		/* scan_objects allocates a page itself with these */
 	unsigned long late;		/* holds nothing until this many reclaim rounds */
-	unsigned int nested_allocs;
+	unsigned int nested_allocs, nested_got;
 	unsigned int count_calls, scan_calls;
 	unsigned long freed;
 	bool registered;
@@ -75,13 +75,15 @@ static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
 	unsigned long freed = 0;
 
 	c->scan_calls++;
-	if (c->allocates) {
+	if (c->nested_gfp) {
 		/* as a real cache might, to write something back before freeing */
-		struct page *page = alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0);
+		struct page *page = alloc_pages(c->nested_gfp, 0);
 
 		c->nested_allocs++;
-		if (page)
+		if (page) {
+			c->nested_got++;
 			__free_pages(page, 0);
+		}
 	}
 	for (int o = MAX_PAGE_ORDER; o >= 0 && freed < sc->nr_to_scan; o--) {
 		struct page *page;
@@ -407,7 +409,7 @@ static void endless_shrinker_does_not_hang_reclaim(struct kunit *test)
 static void shrinker_may_allocate(struct kunit *test)
 {
 	cache_setup(1, 0);
-	rctx.cache.allocates = true;
+	rctx.cache.nested_gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
 	mark();
 	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
 	KUNIT_EXPECT_GE(test, rctx.cache.nested_allocs, 1);
@@ -506,6 +508,67 @@ static void one_page_reclaims_a_cluster_not_the_cache(struct kunit *test)
 	KUNIT_EXPECT_GE(test, c->freed, SWAP_CLUSTER_MAX);
 	KUNIT_EXPECT_LE(test, c->freed, 2 * SHRINK_BATCH);
 	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+}
+
+/*
+ * Reclaim runs under PF_MEMALLOC (memalloc_noreclaim_save()), as Linux's
+ * does: a shrinker's own GFP_KERNEL allocation may take the reserve below
+ * the min watermark, and never reclaims nor calls the OOM killer, even
+ * though the outer caller, __GFP_NORETRY, asked never to kill.  Before,
+ * the nested allocation went on to the OOM killer and killed the victim.
+ */
+static void shrinker_allocation_never_calls_the_oom_killer(struct kunit *test)
+{
+	cache_setup(0, 1000);		/* scanned, and never a page */
+	rctx.cache.nested_gfp = GFP_KERNEL;
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.nested_allocs, 1);
+	KUNIT_EXPECT_EQ(test, rctx.cache.nested_got, rctx.cache.nested_allocs);	/* the reserve */
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);	/* the outer round only */
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+}
+
+/*
+ * memalloc_noreclaim_save() itself: GFP_KERNEL in the scope takes the
+ * reserve (nothing else is free) without reclaim or a kill; when the
+ * reserve is gone too it fails, still without either.  After the restore,
+ * the same call reclaims as usual.
+ */
+static void noreclaim_scope_takes_the_reserve_and_never_reclaims(struct kunit *test)
+{
+	struct held_pages reserve;
+	unsigned int flags;
+
+	kunit_expect_report(test, "page allocation failure");
+	held_init(&reserve);
+	cache_setup(1, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	flags = memalloc_noreclaim_save();
+	KUNIT_EXPECT_TRUE(test, current_memalloc_flags() & PF_MEMALLOC);
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	held_exhaust(&reserve, GFP_KERNEL | __GFP_NOWARN);	/* all of the reserve */
+	KUNIT_EXPECT_NULL(test, alloc_pages(GFP_KERNEL, 0));
+	memalloc_noreclaim_restore(flags);
+	KUNIT_EXPECT_FALSE(test, current_memalloc_flags() & PF_MEMALLOC);
+	held_free_all(&reserve);
+	KUNIT_EXPECT_EQ(test, rctx.cache.scan_calls, 0);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 0);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+	/* nested scopes: the inner restore leaves the outer scope's mark */
+	flags = memalloc_noreclaim_save();
+	KUNIT_EXPECT_EQ(test, memalloc_noreclaim_save(), 0);
+	memalloc_noreclaim_restore(0);
+	KUNIT_EXPECT_TRUE(test, current_memalloc_flags() & PF_MEMALLOC);
+	memalloc_noreclaim_restore(flags);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.scan_calls, 1);
 }
 
 static void nowait_never_reclaims(struct kunit *test)
@@ -664,6 +727,8 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(retry_mayfail_retries_but_never_kills),
 	KUNIT_CASE(endless_shrinker_does_not_hang_reclaim),
 	KUNIT_CASE(shrinker_may_allocate),
+	KUNIT_CASE(shrinker_allocation_never_calls_the_oom_killer),
+	KUNIT_CASE(noreclaim_scope_takes_the_reserve_and_never_reclaims),
 	KUNIT_CASE(nofs_and_noio_are_too_small_to_fail),
 	KUNIT_CASE(nofs_fails_when_nothing_could_ever_be_killed),
 	KUNIT_CASE(one_page_reclaims_a_cluster_not_the_cache),

@@ -7,6 +7,9 @@
  *     it taken waits and retries (the first victim's memory serves both).
  *   - unregister_oom_victim() of a victim that another CPU is killing
  *     returns only when that kill is over.
+ *   - A victim's kill() that allocates on CPU 0 (holding the OOM lock)
+ *     while a shrinker allocates on CPU 1 (holding the shrinker lock):
+ *     both run under PF_MEMALLOC, so neither waits for the other's lock.
  *   - __GFP_NOFAIL without direct reclaim finds the pages that sit on
  *     other CPUs' per-CPU lists (it has them drained) instead of spinning
  *     forever, with interrupts on and with interrupts off.
@@ -22,6 +25,7 @@
  */
 #include "page_alloc_test.h"
 #include "mm/oom.h"
+#include "mm/shrinker.h"
 #include "kernel/monitor.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
@@ -188,6 +192,95 @@ static void unregister_waits_for_a_kill_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, __atomic_load_n(&v->kill_done, __ATOMIC_ACQUIRE), 1);
 	KUNIT_ASSERT_TRUE(test, wait_for(&cpu1_done, 1));
 	KUNIT_EXPECT_NOT_NULL(test, cpu1_page);
+	if (cpu1_page)
+		held_add(&held, cpu1_page, 0);
+}
+
+/* ---------------------------------------------------------------- allocating in kill() and in a shrinker */
+
+static unsigned long cpu0_in_kill, cpu1_in_scan;
+static struct page *kill_page, *scan_page;
+
+/* Nothing to give on CPU 0 (its reclaim ends at once); on CPU 1 one object. */
+static unsigned long cross_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	(void)sc;
+	return smp_processor_id() == 1 ? 1 : SHRINK_EMPTY;
+}
+
+/* CPU 1, holding the shrinker lock, allocates while CPU 0 is inside kill(). */
+static unsigned long cross_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	(void)sc;
+	if (smp_processor_id() != 1 || scan_page)
+		return 0;
+	__atomic_store_n(&cpu1_in_scan, 1, __ATOMIC_RELEASE);
+	mdelay(5);		/* CPU 0 is allocating in kill() by now */
+	scan_page = alloc_pages(GFP_KERNEL, 0);
+	return 0;
+}
+
+static struct shrinker cross_shrinker = {
+	.count_objects = cross_count,
+	.scan_objects = cross_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+/* The victim's kill() on CPU 0, holding the OOM lock, allocates (the code's comment expects it). */
+static void allocating_kill(struct oom_victim *v)
+{
+	struct oom_test_victim *tv = container_of(v, struct oom_test_victim, victim);
+
+	__atomic_store_n(&cpu0_in_kill, 1, __ATOMIC_RELEASE);
+	wait_for(&cpu1_in_scan, 1);
+	kill_page = alloc_pages(GFP_KERNEL, 0);
+	held_free_all(&tv->mem);
+	tv->kills++;
+}
+
+static void cpu1_reclaims_into_the_shrinker(struct work_struct *work)
+{
+	(void)work;
+	wait_for(&cpu0_in_kill, 1);
+	cpu1_page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0);
+	__atomic_store_n(&cpu1_done, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Before PF_MEMALLOC: CPU 0's allocation in kill() reclaimed and waited for
+ * the shrinker lock; CPU 1's allocation in the shrinker went on to the OOM
+ * killer and waited for the OOM lock: "BUG: spinlock lockup suspected on
+ * CPU#0", then a hang.
+ */
+static void kill_and_shrinker_allocating_on_two_cpus_do_not_deadlock(struct kunit *test)
+{
+	struct oom_test_victim *v = &victims[0];
+	struct page *page;
+
+	kunit_expect_report(test, "invoked oom-killer");
+	held_exhaust(&held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	victim_setup(v, "smp_oom_allocating_victim", 4);
+	v->victim.kill = allocating_kill;
+	cpu0_in_kill = cpu1_in_scan = cpu1_done = 0;
+	kill_page = scan_page = cpu1_page = NULL;
+	register_shrinker(&cross_shrinker, "smp_oom_cross");
+	INIT_WORK(&cpu1_work, cpu1_reclaims_into_the_shrinker);
+	schedule_work_on(1, &cpu1_work);
+	page = alloc_pages(GFP_KERNEL, 0);
+	KUNIT_EXPECT_TRUE(test, wait_for(&cpu1_done, 1));
+	unregister_shrinker(&cross_shrinker);
+	KUNIT_EXPECT_EQ(test, v->kills, 1);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	KUNIT_EXPECT_NOT_NULL(test, kill_page);		/* from the reserve */
+	KUNIT_EXPECT_NOT_NULL(test, scan_page);
+	if (page)
+		held_add(&held, page, 0);
+	if (kill_page)
+		held_add(&held, kill_page, 0);
+	if (scan_page)
+		held_add(&held, scan_page, 0);
 	if (cpu1_page)
 		held_add(&held, cpu1_page, 0);
 }
@@ -402,6 +495,7 @@ static void a_page_freed_twice_at_once_is_freed_once(struct kunit *test)
 static struct kunit_case smp_oom_cases[] = {
 	KUNIT_CASE(two_cpus_out_of_memory_kill_one_victim),
 	KUNIT_CASE(unregister_waits_for_a_kill_in_flight),
+	KUNIT_CASE(kill_and_shrinker_allocating_on_two_cpus_do_not_deadlock),
 	KUNIT_CASE(nofail_without_reclaim_drains_other_cpus),
 	KUNIT_CASE(ap_nofail_progresses_while_cpu0_idles_at_the_prompt),
 	KUNIT_CASE(ap_nofail_progresses_while_cpu0_flushes_it),
