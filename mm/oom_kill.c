@@ -134,6 +134,7 @@ bool out_of_memory(gfp_t gfp, unsigned int order)
 {
 	struct oom_victim *victim;
 	unsigned long points;
+	unsigned int noreclaim;
 	char mode[128];
 
 	/*
@@ -156,7 +157,14 @@ bool out_of_memory(gfp_t gfp, unsigned int order)
 	pr_err("Out of memory: Killed victim '%s' holding %lu pages (%lukB)\n",
 	       victim->name, points, points * (PAGE_SIZE / 1024));
 	WRITE_ONCE(oom_killer_cpu, (int)smp_processor_id());
+	/*
+	 * kill() may allocate (to free its memory): under PF_MEMALLOC, from
+	 * the reserves, never reclaiming (another CPU may hold the shrinker
+	 * lock and be waiting for oom_lock, which we hold) nor killing again.
+	 */
+	noreclaim = memalloc_noreclaim_save();
 	victim->kill(victim);
+	memalloc_noreclaim_restore(noreclaim);
 	WRITE_ONCE(oom_killer_cpu, -1);
 	count_vm_event(OOM_KILL);
 	pr_info("oom_reaper: reaped victim '%s', now %lu pages free\n", victim->name,

@@ -374,6 +374,16 @@ static enum zone_type gfp_zone(gfp_t gfp)
 	return ZONE_NORMAL;
 }
 
+/*
+ * Is this CPU in reclaim or the OOM killer (PF_MEMALLOC, mm/gfp.h)?  Not
+ * for an interrupt handler that interrupted it: the handler's allocation
+ * does not help reclaim along, and gets no reserve for it (as in Linux).
+ */
+static bool in_memalloc_scope(void)
+{
+	return (current_memalloc_flags() & PF_MEMALLOC) && !in_interrupt();
+}
+
 static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 {
 	unsigned int flags = ALLOC_WMARK_MIN;
@@ -383,7 +393,8 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 	/* GFP_ATOMIC: cannot wait, so may dig a little deeper */
 	if ((gfp & __GFP_HIGH) && !(gfp & __GFP_DIRECT_RECLAIM))
 		flags |= ALLOC_HARDER;
-	if ((gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
+	/* __GFP_MEMALLOC, or reclaim itself: it needs memory to free memory */
+	if (((gfp & __GFP_MEMALLOC) || in_memalloc_scope()) && !(gfp & __GFP_NOMEMALLOC))
 		flags |= ALLOC_NO_WATERMARKS;
 	return flags;
 }
@@ -522,20 +533,16 @@ static bool oom_allowed(gfp_t gfp, unsigned int order)
 static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid,
 					  bool *progress)
 {
-	static int oom_owner = -1;	/* the CPU holding oom_lock */
 	struct page *page;
 
 	*progress = false;
+	/* Never the holder's own CPU: kill() runs under PF_MEMALLOC, which stops before here. */
 	if (!spin_trylock(&oom_lock)) {
-		/* A victim's kill() allocating for itself must not wait for itself. */
-		if (READ_ONCE(oom_owner) == (int)smp_processor_id())
-			return NULL;
 		while (spin_is_locked(&oom_lock))
 			cpu_relax();
 		*progress = true;
 		return NULL;
 	}
-	WRITE_ONCE(oom_owner, (int)smp_processor_id());
 	/*
 	 * A kill that finished on another CPU just before we took the lock
 	 * may have freed enough: look again, at the high watermark, so that
@@ -544,7 +551,6 @@ static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_HIGH, nid);
 	if (!page)
 		*progress = out_of_memory(gfp, order);
-	WRITE_ONCE(oom_owner, -1);
 	spin_unlock(&oom_lock);
 	return page;
 }
@@ -606,6 +612,8 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		return page;
 	if (!(gfp & __GFP_DIRECT_RECLAIM))
 		goto nofail_or_fail;	/* GFP_ATOMIC, GFP_NOWAIT: never reclaim or wait */
+	if (in_memalloc_scope())
+		goto nofail_or_fail;	/* in reclaim or the OOM killer: no recursion */
 
 	for (;;) {
 		bool progress;

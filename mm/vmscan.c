@@ -28,7 +28,6 @@
 
 static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);
-static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */
 
 /* Name @shrinker by @fmt and @args, cut to its field; an empty name reads "unnamed". */
 void name_shrinker(struct shrinker *shrinker, const char *fmt, va_list args)
@@ -188,19 +187,21 @@ static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int prior
  * @nid: its node
  * @priority: DEF_PRIORITY (a 4096th of each cache) down to 0 (all of it)
  *
+ * The shrinkers run under PF_MEMALLOC (memalloc_noreclaim_save()), as
+ * Linux's reclaim does: one may allocate, from the reserves if need be,
+ * and that allocation never reclaims (it would wait for the lock its own
+ * CPU holds) nor calls the OOM killer.
+ *
  * Context: may sleep in the sense of GFP_KERNEL (shrinkers may free a lot);
- * shrinkers must not register or unregister shrinkers.  A shrinker may
- * allocate memory: that allocation does not reclaim (reclaim inside reclaim
- * would wait for the lock its own CPU holds; Linux uses PF_MEMALLOC).
+ * not from a shrinker; shrinkers must not register or unregister shrinkers.
  * Return: the number of objects freed, in total.
  */
 unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
 {
+	unsigned int noreclaim = memalloc_noreclaim_save();
 	struct shrinker *s;
 	unsigned long freed = 0;
 
-	if (this_cpu_read(in_reclaim))
-		return 0;
 	/*
 	 * Interrupts stay on: a shrinker may free pages and so wait for other
 	 * CPUs (drain_all_pages(), TLB shootdowns), and a CPU waiting here for
@@ -208,11 +209,10 @@ unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
 	 * this lock.
 	 */
 	spin_lock(&shrinker_lock);
-	this_cpu_write(in_reclaim, true);
 	list_for_each_entry(s, &shrinker_list, list)
 		freed += do_shrink(s, gfp, nid, priority);
-	this_cpu_write(in_reclaim, false);
 	spin_unlock(&shrinker_lock);
+	memalloc_noreclaim_restore(noreclaim);
 	return freed;
 }
 
@@ -223,7 +223,8 @@ unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
  *
  * As Linux 6.12's do_try_to_free_pages(): shrink_slab() at DEF_PRIORITY,
  * then at each lower priority while fewer than SWAP_CLUSTER_MAX objects
- * were freed, down to 0.
+ * were freed, down to 0.  All of it under PF_MEMALLOC (Linux's
+ * __perform_reclaim()).
  *
  * Context: as shrink_slab().
  * Return: the number of objects freed (0: every cache was scanned whole
@@ -231,6 +232,7 @@ unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
  */
 unsigned long try_to_free_pages(gfp_t gfp, int nid)
 {
+	unsigned int noreclaim = memalloc_noreclaim_save();
 	unsigned long freed = 0;
 
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
@@ -238,6 +240,7 @@ unsigned long try_to_free_pages(gfp_t gfp, int nid)
 		if (freed >= SWAP_CLUSTER_MAX)
 			break;
 	}
+	memalloc_noreclaim_restore(noreclaim);
 	return freed;
 }
 
