@@ -517,8 +517,8 @@ static int cmd_kvdemo(int argc, char **argv)
 	       "   naive: kmalloc() never gave up: round after round reclaimed single\n"
 	       "   pages that can never make an order-3 block, until its retries ran out;\n"
 	       "   then the OOM killer killed the victim for one.  The vmalloc fallback\n"
-	       "   never ran.\n"
-	       "   (Cycles are wall-clock time, which under QEMU varies from run to run;\n"
+	       "   never ran.\n");
+	printk("   (Cycles are wall-clock time, which under QEMU varies from run to run;\n"
 	       "   make bench counts each policy's instructions exactly.)\n");
 
 	/* The same state, but nothing to kill or reclaim: the RFC's test must not hurt anyone. */
