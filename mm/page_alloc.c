@@ -484,9 +484,9 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 }
 
 /*
- * __GFP_NOFAIL without __GFP_DIRECT_RECLAIM: the caller may not wait, so
- * nothing can be reclaimed, yet NULL is not allowed (Linux warns that this
- * combination is unsupported, and so do we, once).  Take the last reserve;
+ * __GFP_NOFAIL without __GFP_DIRECT_RECLAIM, or in reclaim itself
+ * (PF_MEMALLOC): nothing can be reclaimed, yet NULL is not allowed (Linux
+ * warns that either is unsupported, and so do we, once).  Take the last reserve;
  * pages sitting on other CPUs' per-CPU lists are free too, so have them
  * drained before spinning until another CPU frees something.
  */
@@ -494,7 +494,8 @@ static struct page *nofail_without_reclaim(gfp_t gfp, unsigned int order, int ni
 {
 	struct page *page;
 
-	WARN_ONCE(1, "page_alloc: __GFP_NOFAIL without __GFP_DIRECT_RECLAIM (mode:%#x)\n", gfp);
+	WARN_ONCE(1, "page_alloc: __GFP_NOFAIL where it may not reclaim (mode:%#x%s)\n", gfp,
+		  in_memalloc_scope() ? ", PF_MEMALLOC" : "");
 	for (bool drained = false;; drained = true) {
 		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
 		if (page)
@@ -528,7 +529,8 @@ static bool oom_allowed(gfp_t gfp, unsigned int order)
  * The OOM killer, one CPU at a time (Linux's __alloc_pages_may_oom()).
  * Returns a page if one turned up, else NULL with *@progress telling the
  * caller whether retrying makes sense: a victim was killed, or another CPU
- * was killing one (we waited for it to finish; its victim's memory is free).
+ * was killing one (we waited for it to finish; its victim's memory is free),
+ * or the allocation is too small to fail (out_of_memory() for !__GFP_FS).
  */
 static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid,
 					  bool *progress)

@@ -12,7 +12,8 @@
  * it holds.  A direct reclaim round, try_to_free_pages(), aims at
  * SWAP_CLUSTER_MAX (32) objects: it starts at DEF_PRIORITY (12), a
  * 4096th of every cache, and halves the priority only while the target is
- * missed, down to 0, where every cache is scanned whole.  So one page
+ * missed, down to 0, where every cache is scanned whole (with seeks of
+ * 2, DEFAULT_SEEKS, it is asked for twice what it holds).  So one page
  * costs a batch or so of a big cache, not the cache; and a round that
  * frees nothing has looked at everything.  The number freed tells the
  * allocator whether reclaim "made progress", which decides between
@@ -223,8 +224,8 @@ unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
  *
  * As Linux 6.12's do_try_to_free_pages(): shrink_slab() at DEF_PRIORITY,
  * then at each lower priority while fewer than SWAP_CLUSTER_MAX objects
- * were freed, down to 0.  All of it under PF_MEMALLOC (Linux's
- * __perform_reclaim()).
+ * were freed, down to 0.  The shrinkers run under PF_MEMALLOC, as in
+ * Linux's __perform_reclaim(): shrink_slab() sets it, for drop_slab() too.
  *
  * Context: as shrink_slab().
  * Return: the number of objects freed (0: every cache was scanned whole
@@ -232,7 +233,6 @@ unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
  */
 unsigned long try_to_free_pages(gfp_t gfp, int nid)
 {
-	unsigned int noreclaim = memalloc_noreclaim_save();
 	unsigned long freed = 0;
 
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
@@ -240,7 +240,6 @@ unsigned long try_to_free_pages(gfp_t gfp, int nid)
 		if (freed >= SWAP_CLUSTER_MAX)
 			break;
 	}
-	memalloc_noreclaim_restore(noreclaim);
 	return freed;
 }
 
@@ -248,9 +247,9 @@ unsigned long try_to_free_pages(gfp_t gfp, int nid)
  * drop_slab - give back everything the shrinkers can, as Linux's
  * "echo 2 > /proc/sys/vm/drop_caches"
  *
- * Passes at priority 0 on every node, while each frees more than the
- * previous one's half (Linux's rule: a cache that always finds something
- * to free cannot keep it going for ever).
+ * Passes at priority 0 on every node, again while a pass frees more than
+ * 2, then 4, 8, ... objects (Linux's rule: a cache that always finds
+ * something to free cannot keep it going for ever).
  * Context: may sleep.
  */
 void drop_slab(void)

@@ -458,23 +458,6 @@ static void nofs_and_noio_are_too_small_to_fail(struct kunit *test)
 }
 
 /*
- * With no victim registered anywhere, nothing but reclaim could ever help:
- * a small GFP_NOFS allocation then fails loudly, as GFP_KERNEL does (where
- * Linux would wait for ever, or panic), instead of spinning for good.
- */
-static void nofs_fails_when_nothing_could_ever_be_killed(struct kunit *test)
-{
-	kunit_expect_report(test, "invoked oom-killer");
-	kunit_expect_report(test, "page allocation failure");
-	cache_setup(0, 0);
-	mark();
-	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_NOFS, 0), 0));
-	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
-	KUNIT_EXPECT_EQ(test, count_substr(log_since(rctx.log_pos),
-					   "Out of memory and no killable victims"), 1);
-}
-
-/*
  * One direct reclaim round aims at SWAP_CLUSTER_MAX (32) pages, as Linux
  * 6.12's try_to_free_pages(): shrinkers are asked for (freeable >>
  * priority) * 4 / seeks objects, from DEF_PRIORITY (12) down while the
@@ -588,21 +571,32 @@ static void nowait_never_reclaims(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
 }
 
+/*
+ * With nothing to reclaim and no victim registered anywhere, the failure
+ * is loud (where Linux would panic).  GFP_NOFS too, too small to fail as
+ * it is: with no victim at all, nothing but reclaim could ever help it, so
+ * it fails as GFP_KERNEL does (Linux would wait for ever) instead of
+ * spinning for good.
+ */
 static void nothing_to_kill_fails_loudly(struct kunit *test)
 {
+	static const gfp_t gfps[] = { GFP_KERNEL, GFP_NOFS };
 	const char *log;
 
 	kunit_expect_report(test, "invoked oom-killer");
 	kunit_expect_report(test, "page allocation failure");
 	cache_setup(0, 0);
-	mark();
-	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
-	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
-	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
-	log = log_since(rctx.log_pos);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "invoked oom-killer"), 1);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory and no killable victims"), 1);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:0"), 1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(gfps); i++) {
+		mark();
+		KUNIT_EXPECT_NULL(test, keep(alloc_pages(gfps[i], 0), 0));
+		KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+		KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+		log = log_since(rctx.log_pos);
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "invoked oom-killer"), 1,
+				    "gfp %#x", gfps[i]);
+		KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory and no killable victims"), 1);
+		KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:0"), 1);
+	}
 }
 
 static void nofail_never_returns_null(struct kunit *test)
@@ -732,7 +726,6 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(shrinker_allocation_never_calls_the_oom_killer),
 	KUNIT_CASE(noreclaim_scope_takes_the_reserve_and_never_reclaims),
 	KUNIT_CASE(nofs_and_noio_are_too_small_to_fail),
-	KUNIT_CASE(nofs_fails_when_nothing_could_ever_be_killed),
 	KUNIT_CASE(one_page_reclaims_a_cluster_not_the_cache),
 	KUNIT_CASE(nowait_never_reclaims),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
