@@ -640,7 +640,7 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 				return page;
 			if (!progress)
 				goto no_progress;
-			/* A victim freed its memory (or too small to fail): look before reclaiming. */
+			/* A victim freed memory (or too small to fail): look, then reclaim */
 			page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 			if (page)
 				return page;

@@ -594,7 +594,8 @@ static void nothing_to_kill_fails_loudly(struct kunit *test)
 		log = log_since(rctx.log_pos);
 		KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "invoked oom-killer"), 1,
 				    "gfp %#x", gfps[i]);
-		KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory and no killable victims"), 1);
+		KUNIT_EXPECT_EQ(test,
+				count_substr(log, "Out of memory and no killable victims"), 1);
 		KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:0"), 1);
 	}
 }

@@ -196,7 +196,7 @@ static void unregister_waits_for_a_kill_in_flight(struct kunit *test)
 		held_add(&held, cpu1_page, 0);
 }
 
-/* ---------------------------------------------------------------- allocating in kill() and in a shrinker */
+/* -------------------------------------------------------------- kill() and a shrinker allocate */
 
 static unsigned long cpu0_in_kill, cpu1_in_scan;
 static struct page *kill_page, *scan_page;
