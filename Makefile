@@ -87,21 +87,24 @@ CC_IS_CLANG := $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 
 
 # KASAN=1: every access checked against the shadow by a call (outline:
 # __asan_load8_noabort() and friends, mm/kasan/generic.c), stack and global
-# variables with redzones.  Not checked: KASAN itself, the slab's debugging
-# (it reads freed objects on purpose) and the plain memcpy/memset.
+# variables with redzones, alloca() and variable-length arrays too (gcc asks
+# for asan-instrument-allocas, as Linux's scripts/Makefile.kasan does; clang's
+# switch is on by default, named here all the same).  Not checked: KASAN
+# itself, the slab's debugging (it reads freed objects on purpose) and the
+# plain memcpy/memset/memmove of lib/memcpy.c (their callers check).
 ifeq ($(KASAN),1)
 KCFLAGS += -DCONFIG_KASAN=1
 ifeq ($(CC_IS_CLANG),)
 KASAN_CFLAGS := -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
 	--param asan-instrumentation-with-call-threshold=0 --param asan-stack=1 \
-	--param asan-globals=1
+	--param asan-globals=1 --param asan-instrument-allocas=1
 else
 KASAN_CFLAGS := -fsanitize=kernel-address -mllvm -asan-mapping-offset=0xdffffc0000000000 \
 	-mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-stack=1 \
-	-mllvm -asan-globals=1
+	-mllvm -asan-globals=1 -mllvm -asan-instrument-dynamic-allocas=1
 endif
 endif
-KASAN_SANITIZE_NO := mm/kasan/% arch/x86_64/kasan_init.c mm/slab_debug.c lib/string.c
+KASAN_SANITIZE_NO := mm/kasan/% arch/x86_64/kasan_init.c mm/slab_debug.c lib/memcpy.c
 kasan_cflags = $(if $(filter $(KASAN_SANITIZE_NO),$(1)),,$(KASAN_CFLAGS))
 
 # The Undefined Behaviour Sanitizer (docs/testing.md): the checks that make sense in a
@@ -134,7 +137,8 @@ Q := $(if $(filter 1,$(V)),,@)
 # The compiler and its flags, in a file rewritten only when they change.  Every
 # object depends on it, so `make CC=clang` in a tree gcc built (or a change of
 # KCONFIG) rebuilds everything: make by itself compares only timestamps.
-COMPILER_ID := $(CC) $(shell $(CC) --version 2>/dev/null | head -n 1) $(KCFLAGS) $(TEST_KCFLAGS)
+COMPILER_ID := $(CC) $(shell $(CC) --version 2>/dev/null | head -n 1) $(KCFLAGS) $(TEST_KCFLAGS) \
+	$(KASAN_CFLAGS)
 $(BUILD)/compiler.id: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(COMPILER_ID)' | cmp -s - $@ || echo '$(COMPILER_ID)' > $@

@@ -2,45 +2,17 @@
  * lib/string.c - byte-at-a-time string and memory functions.
  *
  * Plain loops, chosen for being obviously right rather than fast: the
- * allocators never copy much, and memcpy/memset of a page are measured in
- * `make bench` so a faster version would have to prove itself there.  The
- * x86 "rep movsb/stosb" instructions are used for the two bulk operations
- * because on every CPU since Ivy Bridge they are both simple and quick.
+ * allocators never copy much.  The bulk copies, memcpy(), memset() and
+ * memmove(), are in lib/memcpy.c.
+ *
+ * In a KASAN kernel every byte these loops read or write is checked, as in
+ * any other file: a memchr() or strlen() that runs past its object is
+ * reported at the first bad byte, naming the function, as Linux's
+ * instrumented lib/string.c does.
  */
 #include "lib/string.h"
 #include "lib/compiler.h"
 #include "lib/errno.h"
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	void *ret = dst;
-
-	__asm__ __volatile__("rep movsb"
-			     : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-	return ret;
-}
-
-void *memset(void *s, int c, size_t n)
-{
-	void *ret = s;
-
-	__asm__ __volatile__("rep stosb"
-			     : "+D"(s), "+c"(n) : "a"(c) : "memory");
-	return ret;
-}
-
-void *memmove(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	if (d <= s || d >= s + n)
-		return memcpy(dst, src, n);
-	/* Overlapping with dst above src: copy from the end. */
-	while (n--)
-		d[n] = s[n];
-	return dst;
-}
 
 int memcmp(const void *a, const void *b, size_t n)
 {
@@ -145,14 +117,17 @@ char *strstr(const char *haystack, const char *needle)
  */
 long strscpy(char *dst, const char *src, size_t size)
 {
-	size_t i;
+	/* each byte of @src read once: a bad one is reported once (KASAN) */
+	for (size_t i = 0; i < size; i++) {
+		char c = src[i];
 
-	if (!size)
-		return -E2BIG;
-	for (i = 0; i < size - 1 && src[i]; i++)
-		dst[i] = src[i];
-	dst[i] = '\0';
-	return src[i] ? -E2BIG : (long)i;
+		dst[i] = c;
+		if (!c)
+			return i;
+	}
+	if (size)
+		dst[size - 1] = '\0';
+	return -E2BIG;
 }
 
 /**

@@ -28,9 +28,11 @@ int glob_match(const char *pattern, const char *str);
 /*
  * In a KASAN kernel (make KASAN=1) memcpy(), memset() and memmove() check
  * the memory they touch (mm/kasan/shadow.c) and call these, the plain
- * ones.  A file KASAN does not instrument - KASAN itself, the slab's
- * debugging, which looks at freed memory on purpose - calls the plain
- * ones directly, as in Linux (arch/x86/include/asm/string_64.h).
+ * ones (lib/memcpy.c, which defines them under these names).  A file KASAN
+ * does not instrument - KASAN itself, the slab's debugging, which looks at
+ * freed memory on purpose - calls the plain ones directly, as in Linux
+ * (arch/x86/include/asm/string_64.h).  The other functions here are
+ * always checked.
  */
 #if defined(CONFIG_KASAN) && CONFIG_KASAN
 #include "lib/compiler.h"

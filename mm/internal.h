@@ -122,6 +122,8 @@ extern unsigned long nr_kernel_pagetable_pages;	/* mm/init.c */
 
 #define MAX_SHEAF_CAPACITY	32	/* objects per sheaf, at most */
 #define SHEAF_MAX_BYTES		(64U << 10)	/* ... and bytes of them, unless that is below 4 */
+#define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
+#define MAX_EMPTY_SHEAVES	10
 
 /*
  * A sheaf: an array of free objects, the per-CPU tier of a cache (Linux
@@ -148,6 +150,10 @@ static inline void **sheaf_objects(struct slab_sheaf *sheaf)
  * was on the chain that every kfree() must finish before the next kmalloc()
  * can start; without it the pair takes a third of the time.  So while a
  * sheaf is main, its size field is stale: top - base is the truth.
+ *
+ * Another CPU may read these fields (to count the cached objects) but
+ * never follow main or spare: a flush by IPI frees both at any moment.
+ * So the spare's size is kept here too, where such a reader finds it.
  */
 struct slub_percpu_sheaves {
 	void **top;			/* main's next free slot */
@@ -155,6 +161,7 @@ struct slub_percpu_sheaves {
 	void **end;			/* base + main->capacity: full at top == end */
 	struct slab_sheaf *main;
 	struct slab_sheaf *spare;	/* NULL, or empty, or full */
+	unsigned int spare_size;	/* spare's objects (0 without one), for other CPUs */
 };
 
 /*
@@ -341,6 +348,7 @@ void kmem_cache_flush_cpus(struct kmem_cache *s);
 void kmem_cache_shrink_all(void);
 void slab_free_quarantined(void *obj);
 unsigned long cache_sheaf_objects(struct kmem_cache *s);
+bool slab_object_was_freed(struct page *slab, void *obj, void *caller);
 void kmem_cache_init(void);
 
 /* mm/slab_common.c */
@@ -359,6 +367,7 @@ bool slab_debug_min_order_off(void);
 void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj);
 bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
 bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller);
+bool slab_on_freelist(struct kmem_cache *s, struct page *slab, const void *obj);
 void mark_objects_used(struct kmem_cache *s, struct page *slab);
 void slab_bug(struct kmem_cache *s, const char *fmt, ...) __printf(2, 3);
 void print_tracks(struct kmem_cache *s, void *obj);

@@ -54,6 +54,8 @@ unsigned long kasan_quarantine_pages(void);
 void *kasan_kmalloc_large(void *ptr, size_t size);
 void kasan_krealloc(const void *obj, size_t new_size);
 void kasan_unpoison_range(const void *addr, size_t size);
+bool kasan_check_byte(const void *addr, unsigned long ip);
+bool kasan_check_double_free(const void *obj, unsigned long ip);
 
 void kasan_alloc_pages(struct page *page, unsigned int order);
 void kasan_free_pages(struct page *page, unsigned int order);
@@ -124,6 +126,18 @@ static inline void kasan_unpoison_range(const void *addr, size_t size)
 {
 	(void)addr;
 	(void)size;
+}
+static inline bool kasan_check_byte(const void *addr, unsigned long ip)
+{
+	(void)addr;
+	(void)ip;
+	return true;
+}
+static inline bool kasan_check_double_free(const void *obj, unsigned long ip)
+{
+	(void)obj;
+	(void)ip;
+	return true;
 }
 static inline void kasan_alloc_pages(struct page *page, unsigned int order)
 {

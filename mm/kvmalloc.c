@@ -349,8 +349,10 @@ void *kvrealloc(const void *p, size_t size, gfp_t flags)
 	old = is_vmalloc_addr(p) ? find_vm_area(p)->requested_size : usable;
 	if (size <= usable && (!is_vmalloc_addr(p) || size > PAGE_SIZE)) {
 		/* The slab keeps no size: zero what a shrink gives up, while it is still ours. */
-		if (!is_vmalloc_addr(p) && flags & __GFP_ZERO)
+		if (!is_vmalloc_addr(p) && flags & __GFP_ZERO) {
+			kasan_krealloc(p, usable);	/* ksize() left its tail poisoned */
 			memset((char *)p + size, 0, usable - size);
+		}
 		kvrealloc_in_place(p, size);
 		if (flags & __GFP_ZERO && size > old)
 			memset((char *)p + old, 0, size - old);
@@ -359,7 +361,10 @@ void *kvrealloc(const void *p, size_t size, gfp_t flags)
 	n = kvmalloc_caller(size, flags, NUMA_NO_NODE, READ_ONCE(kvmalloc_policy), caller);
 	if (!n)
 		return NULL;
+	/* a slab object's old size is its ksize(), whose tail is poisoned (as Linux's) */
+	kasan_disable_current();
 	memcpy(n, p, min(old, size));
+	kasan_enable_current();
 	kvfree(p);
 	return n;
 }

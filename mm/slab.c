@@ -22,8 +22,10 @@
  * A sheaf that runs dry is swapped with the spare, or traded at the barn
  * for a full one, or refilled from the slabs (which may take a new slab
  * from the page allocator).  A sheaf that fills up is swapped, traded for
- * an empty one, or flushed: each object goes back to its own slab, on its
- * own node, whichever CPU or node freed it.
+ * an empty one, or flushed: each object goes back to its own slab.  A
+ * sheaf holds only objects of its CPU's memory node (numa_mem_id()), as in
+ * Linux 6.18: an object of another node, freed here, goes straight back
+ * to its slab, so that what the sheaves hand out is local memory.
  *
  * One slab, order 0, kmalloc-64:
  *
@@ -65,8 +67,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
-#define MAX_EMPTY_SHEAVES	10
 #define MIN_PARTIAL		2	/* empty slabs a node keeps before giving pages back */
 
 LIST_HEAD(slab_caches);
@@ -92,6 +92,16 @@ static void set_main(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
 	pcs->base = sheaf_objects(sheaf);
 	pcs->top = pcs->base + sheaf->size;
 	pcs->end = pcs->base + sheaf->capacity;
+}
+
+/*
+ * Make @sheaf (or NULL) this CPU's spare (interrupts off), and publish its
+ * size for the other CPUs' counts (cache_sheaf_objects()).
+ */
+static void set_spare(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
+{
+	pcs->spare = sheaf;
+	WRITE_ONCE(pcs->spare_size, sheaf ? sheaf->size : 0);
 }
 
 /* This CPU's main sheaf, its size brought up to date (interrupts off). */
@@ -513,6 +523,31 @@ static bool barn_put(struct node_barn *barn, struct slab_sheaf *sheaf)
 	return taken;
 }
 
+/*
+ * Trade the full @sheaf for an empty one at @barn, in one step under its
+ * lock (Linux's barn_replace_full_sheaf()): the empty sheaf, or NULL if
+ * the barn has no room for a full one or no empty one, and then it took
+ * nothing.  Two steps, a take and a put, would leave a window in which
+ * other CPUs fill the barn and the taken sheaf has nowhere to go back.
+ */
+static struct slab_sheaf *barn_replace_full_sheaf(struct node_barn *barn,
+						  struct slab_sheaf *sheaf)
+{
+	struct slab_sheaf *empty = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&barn->lock, flags);
+	if (barn->nr_full < MAX_FULL_SHEAVES && !list_empty(&barn->sheaves_empty)) {
+		empty = list_first_entry(&barn->sheaves_empty, struct slab_sheaf, barn_list);
+		list_del(&empty->barn_list);
+		barn->nr_empty--;
+		list_add(&sheaf->barn_list, &barn->sheaves_full);
+		barn->nr_full++;
+	}
+	spin_unlock_irqrestore(&barn->lock, flags);
+	return empty;
+}
+
 /* ---------------------------------------------------------------- sheaves */
 
 static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
@@ -571,7 +606,7 @@ static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
 	if (pcs->spare && pcs->spare->size) {
 		old = main_sheaf(pcs);
 		set_main(pcs, pcs->spare);
-		pcs->spare = old == &bootstrap_sheaf ? NULL : old;
+		set_spare(pcs, old == &bootstrap_sheaf ? NULL : old);
 		goto pop;
 	}
 	sheaf = barn_take(local_barn(s), true);
@@ -606,7 +641,7 @@ install:
 stash:
 	if (old != &bootstrap_sheaf) {
 		if (!pcs->spare) {
-			pcs->spare = old;
+			set_spare(pcs, old);
 		} else {
 			local_irq_restore(flags);
 			retire_sheaf(s, old);
@@ -642,7 +677,7 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 
 	if (pcs->spare && !pcs->spare->size) {
 		set_main(pcs, pcs->spare);
-		pcs->spare = sheaf == &bootstrap_sheaf ? NULL : sheaf;
+		set_spare(pcs, sheaf == &bootstrap_sheaf ? NULL : sheaf);
 	} else if (sheaf == &bootstrap_sheaf) {
 		sheaf = barn_take(local_barn(s), false);
 		if (!sheaf)
@@ -653,16 +688,13 @@ static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *
 		}
 		set_main(pcs, sheaf);
 	} else {
-		struct slab_sheaf *empty = barn_take(local_barn(s), false);
+		struct slab_sheaf *empty = barn_replace_full_sheaf(local_barn(s), sheaf);
 
-		if (empty && barn_put(local_barn(s), sheaf)) {
-			set_main(pcs, empty);
-		} else {
-			if (empty)
-				barn_put(local_barn(s), empty);
+		if (!empty) {	/* no room for a full sheaf, or no empty one */
 			flush_sheaf(s, sheaf);
-			set_main(pcs, sheaf);
+			empty = sheaf;
 		}
+		set_main(pcs, empty);
 	}
 	*pcs->top++ = obj;
 	/* END LAB */
@@ -780,6 +812,43 @@ static __noinline void freed_twice(struct kmem_cache *s, const void *obj, void *
 	slab_bug(s, "Object %px freed twice (by %pS)", obj, caller);
 }
 
+/**
+ * slab_object_was_freed - is @obj, an object's start in @slab, free already?
+ * @caller: named in the report
+ *
+ * For kfree_sensitive(), which must not wipe a freed object: the wipe would
+ * erase what the kfree() after it finds a double free by (the free mark of
+ * an unchecked cache, the poison of a checked one).  A free object is
+ * reported as a double free, as kfree() would report it.  As good as the
+ * free mark: a one-word object flushed to its slab has lost it.
+ *
+ * Context: any.
+ * Return: true if @obj is free (reported), false if it is allocated or the
+ * kernel cannot tell (a KASAN kernel asks KASAN instead).
+ */
+bool slab_object_was_freed(struct page *slab, void *obj, void *caller)
+{
+	struct kmem_cache *s = slab->slab_cache;
+	bool freed;
+
+	if (CONFIG_KASAN)
+		return false;
+	if (CONFIG_SLUB_DEBUG && (s->flags & SLAB_DEBUG_FLAGS)) {
+		struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
+		unsigned long flags;
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		freed = slab_on_freelist(s, slab, obj);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	} else {
+		freed = !cache_skips_sheaves(s) &&
+			*free_mark_word(obj, s->free_mark) == ((unsigned long)obj ^ s->random);
+	}
+	if (freed)
+		freed_twice(s, obj, caller);
+	return freed;
+}
+
 /*
  * Main was full (or is the bootstrap sheaf) when free_to_sheaf() looked; an
  * interrupt handler may have popped from it since.
@@ -799,19 +868,42 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj)
 }
 
 /*
- * free_to_sheaf - @obj (an object's start, of a cache with sheaves) onto
- * this CPU's main sheaf, unless its free mark, the word @mark bytes into
- * it, says it is free already: a double free, caught without debugging.
+ * An object of another node than this CPU's memory node goes back to its
+ * slab at once, as in Linux 6.18: a sheaf holds only local objects, so
+ * that what it hands out is local memory.  Its free mark (at @mark, as for
+ * free_to_sheaf()) is set there too: a double free is caught wherever the
+ * first free left the object.
  */
-static __always_inline void free_to_sheaf(struct kmem_cache *s, void *obj, unsigned int mark,
-					  void *caller)
+static __noinline void free_remote(struct kmem_cache *s, void *obj, unsigned int mark,
+				   void *caller)
+{
+	if (unlikely(!set_free_mark(s, obj, mark)))
+		freed_twice(s, obj, caller);
+	else
+		put_objects(s, &obj, 1);
+}
+
+/*
+ * free_to_sheaf - @obj (an object's start, of a cache with sheaves, in the
+ * slab page @page) onto this CPU's main sheaf, unless its free mark, the
+ * word @mark bytes into it, says it is free already: a double free, caught
+ * without debugging.  An object of another node goes to its slab.
+ */
+static __always_inline void free_to_sheaf(struct kmem_cache *s, struct page *page, void *obj,
+					  unsigned int mark, void *caller)
 {
 	/* LAB slab:
 	 * (void)freed_twice, (void)free_slow, (void)set_free_mark, (void)mark;
+	 * (void)page, (void)free_remote;
 	 * free_to_slab(s, virt_to_slab(obj), obj, caller);
 	 */
 	struct slub_percpu_sheaves *pcs;
 
+	/* first, while the flags are at hand: any page of a slab carries its node */
+	if (unlikely(page_to_nid(page) != numa_mem_id())) {
+		free_remote(s, obj, mark, caller);
+		return;
+	}
 	if (unlikely(!set_free_mark(s, obj, mark))) {
 		freed_twice(s, obj, caller);
 		return;
@@ -832,7 +924,7 @@ static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab
 	if (unlikely(cache_skips_sheaves(s)))
 		free_to_slab(s, slab, obj, caller);
 	else
-		free_to_sheaf(s, obj, s->free_mark, caller);
+		free_to_sheaf(s, slab, obj, s->free_mark, caller);
 }
 
 /*
@@ -868,7 +960,7 @@ static __always_inline void slab_free(struct kmem_cache *s, struct page *page, v
 				      void *caller)
 {
 	if (likely(!((unsigned long)obj & s->fast_free_mask)))
-		free_to_sheaf(s, obj, 0, caller);
+		free_to_sheaf(s, page, obj, 0, caller);
 	else
 		slab_free_slow(s, page, obj, caller);
 }
@@ -1072,9 +1164,11 @@ static void flush_cpu_sheaves(void *info)
 		kmem_cache_free(sheaf_cache, sheaf);
 	}
 	if (pcs->spare) {
-		flush_sheaf(s, pcs->spare);
-		kmem_cache_free(sheaf_cache, pcs->spare);
-		pcs->spare = NULL;
+		struct slab_sheaf *spare = pcs->spare;
+
+		set_spare(pcs, NULL);
+		flush_sheaf(s, spare);
+		kmem_cache_free(sheaf_cache, spare);
 	}
 }
 
@@ -1164,7 +1258,14 @@ void kmem_cache_shrink_all(void)
 	}
 }
 
-/** cache_sheaf_objects - free objects @s holds in its sheaves and barns (a snapshot) */
+/**
+ * cache_sheaf_objects - free objects @s holds in its sheaves and barns (a snapshot)
+ *
+ * For slabinfo and the slab shrinker's count.  Of each CPU it reads only
+ * the per-CPU fields, never a sheaf: that CPU may free its sheaves at any
+ * moment (flush_cpu_sheaves(), by IPI).  The barns are read under their locks.
+ * Context: any but an NMI.
+ */
 unsigned long cache_sheaf_objects(struct kmem_cache *s)
 {
 	unsigned long objects = 0, flags;
@@ -1177,9 +1278,7 @@ unsigned long cache_sheaf_objects(struct kmem_cache *s)
 	for_each_online_cpu(cpu) {
 		struct slub_percpu_sheaves *pcs = per_cpu_ptr(s->cpu_sheaves, cpu);
 
-		objects += main_size(pcs);
-		if (READ_ONCE(pcs->spare))
-			objects += READ_ONCE(pcs->spare->size);
+		objects += main_size(pcs) + READ_ONCE(pcs->spare_size);
 	}
 	for_each_node(nid) {
 		struct node_barn *barn = &get_node(s, nid)->barn;
@@ -1490,27 +1589,57 @@ static unsigned long objects_in_use(struct kmem_cache *s)
 	return used;
 }
 
+/*
+ * Take @s off slab_caches, if it is there: the one test of a live cache
+ * that reads nothing of @s (a destroyed cache's struct is a freed object of
+ * kmem_cache).  Under the lock, so of two destroys of one cache one wins.
+ */
+static bool unlist_cache(struct kmem_cache *s)
+{
+	struct kmem_cache *c;
+	bool found = false;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list) {
+		if (c == s) {
+			list_del(&s->list);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&slab_caches_lock);
+	return found;
+}
+
 /**
  * kmem_cache_destroy - free cache @s, which must have no objects left
  * @s: the cache, or NULL (ignored)
  *
  * Objects still allocated are a leak: reported with the cache, their
  * number and (SLAB_STORE_USER) who allocated them, and the cache is then
- * kept, not freed, as Linux does.
+ * kept, not freed, as Linux does.  A pointer that is not a live cache (one
+ * destroyed already) is reported in one line and not touched; Linux does
+ * not check, and follows it.
  * Context: may sleep.
  */
 void kmem_cache_destroy(struct kmem_cache *s)
 {
 	if (!s)
 		return;
+	if (!unlist_cache(s)) {
+		count_vm_event(SLAB_BAD_FREE);
+		pr_err("BUG: kmem_cache_destroy of %px by %pS: not a live cache "
+		       "(destroyed already?)\n", s, __builtin_return_address(0));
+		return;
+	}
 	kmem_cache_shrink(s);
 	if (objects_in_use(s)) {
 		report_leaks(s);
+		spin_lock(&slab_caches_lock);
+		list_add_tail(&s->list, &slab_caches);	/* kept, as a live cache */
+		spin_unlock(&slab_caches_lock);
 		return;
 	}
-	spin_lock(&slab_caches_lock);
-	list_del(&s->list);
-	spin_unlock(&slab_caches_lock);
 	free_percpu(s->cpu_sheaves);
 	kmem_cache_free(kmem_cache, s);
 }

@@ -210,61 +210,96 @@ void kfree_not_slab(const void *obj, struct page *page, void *caller, const char
 	}
 }
 
+/*
+ * The bytes kmalloc() gave at @objp (the size class, or the pages), for
+ * @caller; 0 after a report naming @fn if @objp is not the start of what
+ * kmalloc() handed out.
+ */
+static size_t kmalloc_usable_size(const void *objp, void *caller, const char *fn)
+{
+	struct page *page = kmalloc_obj_slab(objp, caller, fn);
+
+	if (!page)
+		return 0;
+	if (PageSlab(page)) {
+		if (unlikely(!object_in_own_page(page->slab_cache, page, objp))) {
+			bad_kfree(fn, objp, caller, "inside a slab object, not at its start");
+			return 0;
+		}
+		return page->slab_cache->object_size;
+	}
+	if (unlikely(objp != page_address(page))) {
+		kfree_not_slab(objp, page, caller, fn);	/* reported as kfree() reports it */
+		return 0;
+	}
+	return PAGE_SIZE << page->private;
+}
+
 /**
  * ksize_caller - ksize() for @caller, reporting a bad pointer as given to @fn
  * @objp: the pointer
  * @caller: named in the report
- * @fn: the function the caller called: ksize, krealloc, kfree_sensitive,
- *	kvrealloc (mm/kvmalloc.c)
+ * @fn: the function the caller called: ksize, krealloc, kvrealloc (mm/kvmalloc.c)
+ *
+ * A query, as Linux's since 6.2: the bytes past the size asked for stay
+ * poisoned in a KASAN kernel (a caller that wants them asks krealloc() or
+ * kmalloc_size_roundup()).  An object KASAN knows to be freed is a use
+ * after free, reported as such (Linux's kasan_check_byte() in ksize()).
  *
  * Context: any.
- * Return: as ksize(): 0 for NULL, ZERO_SIZE_PTR, or a pointer that is not
- * the start of what kmalloc() handed out (reported).
+ * Return: as ksize(): 0 for NULL, ZERO_SIZE_PTR, a freed object, or a
+ * pointer that is not the start of what kmalloc() handed out (reported).
  */
 size_t ksize_caller(const void *objp, void *caller, const char *fn)
 {
-	struct page *page;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	page = kmalloc_obj_slab(objp, caller, fn);
-	if (!page)
+	size = kmalloc_usable_size(objp, caller, fn);
+	if (size && !kasan_check_byte(objp, (unsigned long)caller))
 		return 0;
-	if (PageSlab(page)) {
-		struct kmem_cache *s = page->slab_cache;
-
-		if (unlikely(!object_in_own_page(s, page, objp))) {
-			bad_kfree(fn, objp, caller, "inside a slab object, not at its start");
-			return 0;
-		}
-		size = page->slab_cache->object_size;
-	} else if (unlikely(objp != page_address(page))) {
-		kfree_not_slab(objp, page, caller, fn);	/* reported as kfree() reports it */
-		return 0;
-	} else {
-		size = PAGE_SIZE << page->private;
-	}
-	kasan_unpoison_range(objp, size);	/* all of it may be used now, as in Linux */
 	return size;
 }
 
-/** kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind */
+/**
+ * kfree_sensitive - kfree(), after zeroing the memory so no secret stays behind
+ * @objp: from kmalloc(), or NULL
+ *
+ * All of ksize() is zeroed, the bytes past the size asked for too.  An
+ * object already freed is a double free: reported, and neither zeroed nor
+ * freed again.
+ *
+ * Context: as kfree().
+ */
 void kfree_sensitive(const void *objp)
 {
-	size_t size = ksize_caller(objp, __builtin_return_address(0), "kfree_sensitive");
+	void *caller = __builtin_return_address(0);
+	struct page *page;
+	size_t size;
 
-	if (!size)
-		return;		/* NULL, ZERO_SIZE_PTR, or a bad pointer (reported) */
+	if (ZERO_OR_NULL_PTR(objp))
+		return;
+	size = kmalloc_usable_size(objp, caller, "kfree_sensitive");
+	if (!size || !kasan_check_double_free(objp, (unsigned long)caller))
+		return;		/* a bad pointer, or freed: reported */
+	page = virt_to_page(objp);
+	if (PageSlab(page) && slab_object_was_freed(page, (void *)objp, caller))
+		return;
+	kasan_unpoison_range(objp, size);	/* as Linux: the whole object is wiped */
 	memzero_explicit((void *)objp, size);
 	kfree(objp);
 }
 
 /**
- * ksize - how many bytes of @objp may be used (the size class, or the pages)
+ * ksize - how many bytes kmalloc() gave at @objp (the size class, or the pages)
  *
- * Return: the usable size; 0 for NULL, ZERO_SIZE_PTR or a pointer that is
- * not the start of what kmalloc() handed out (reported).
+ * Only the bytes asked for may be used (Linux since 6.2): the rest is
+ * there for krealloc() to give without moving.
+ *
+ * Context: any.
+ * Return: the size; 0 for NULL, ZERO_SIZE_PTR, a freed object or a pointer
+ * that is not the start of what kmalloc() handed out (reported).
  */
 size_t ksize(const void *objp)
 {
@@ -312,7 +347,10 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	}
 	ret = kmalloc_caller(new_size, flags, NUMA_NO_NODE, caller);
 	if (ret) {
+		/* all of ksize(): the size asked for is not known, its tail is poisoned (Linux) */
+		kasan_disable_current();
 		memcpy(ret, p, ks);
+		kasan_enable_current();
 		kfree(p);
 	}
 	return ret;

@@ -51,8 +51,10 @@
  * ';', each "letters[,cache,cache...]".  A block without caches sets the
  * flags of every cache no other block names; a block with caches sets
  * theirs (the first block that names a cache wins; "kmalloc-*" names every
- * cache whose name starts "kmalloc-").  No letters means F, Z, P and U.
- * Without slab_debug=, the test kernel checks everything.
+ * cache whose name starts "kmalloc-").  No letters (a bare slab_debug, or
+ * slab_debug=) means F, Z, P and U.  Without slab_debug=, no cache is
+ * checked but those created with debugging flags (CONFIG_SLUB_DEBUG_ON is
+ * 0, as Linux distributions ship it: kernel/config.h).
  */
 static char debug_spec[160];
 static bool debug_spec_given;
@@ -345,8 +347,8 @@ void init_object_debug(struct kmem_cache *s, struct page *slab, void *obj)
 	set_redzones(s, obj, SLUB_RED_INACTIVE);
 }
 
-/* Is @obj on @slab's freelist? */
-static bool on_freelist(struct kmem_cache *s, struct page *slab, void *obj)
+/** slab_on_freelist - is @obj on @slab's freelist?  The node's list_lock is held. */
+bool slab_on_freelist(struct kmem_cache *s, struct page *slab, const void *obj)
 {
 	unsigned int n = 0;
 
@@ -386,7 +388,7 @@ bool alloc_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void 
  */
 bool free_debug_check(struct kmem_cache *s, struct page *slab, void *obj, void *caller)
 {
-	if (on_freelist(s, slab, obj)) {
+	if (slab_on_freelist(s, slab, obj)) {
 		slab_bug(s, "Object already free");
 		pr_err("Object %px freed again by %pS\n", obj, caller);
 		print_object(s, slab, obj);
@@ -447,7 +449,7 @@ static int validate_slab(struct kmem_cache *s, struct page *slab)
 	for (unsigned int i = 0; i < slab->objects; i++) {
 		u8 *obj = (u8 *)slab_address(slab) + s->red_left_pad + i * s->size;
 
-		if (on_freelist(s, slab, obj))
+		if (slab_on_freelist(s, slab, obj))
 			errors += !check_poison(s, slab, obj) +
 				  !check_redzones(s, slab, obj, SLUB_RED_INACTIVE);
 		else
@@ -498,7 +500,7 @@ static void report_slab_leaks(struct kmem_cache *s, struct page *slab, unsigned 
 	for (unsigned int i = 0; i < slab->objects && *left; i++) {
 		u8 *obj = (u8 *)slab_address(slab) + s->red_left_pad + i * s->size;
 
-		if (on_freelist(s, slab, obj))
+		if (slab_on_freelist(s, slab, obj))
 			continue;
 		(*left)--;
 		if (s->flags & SLAB_STORE_USER)

@@ -35,9 +35,10 @@ ROOT_LAYOUT = {"arch", "boot", "kernel", "mm", "lib", "tests", "tools", "iso", "
                "compile_commands.json"}
 OUR_FOLDERS = ("arch/x86_64/", "boot/", "kernel/", "mm/", "lib/", "tests/", "tools/", "iso/",
                "docs/", ".ci/")
-# Files of Linux's tree that the docs name as Linux's, under folder names we also have
+# Files and folders of Linux's tree that the docs name as Linux's, under names we also have
 LINUX_FILES = {"mm/slub.c", "mm/util.c", "mm/failslab.c", "mm/fail_page_alloc.c",
                "mm/maccess.c", "mm/sparse-vmemmap.c", "lib/fault-inject.c"}
+LINUX_FOLDERS = ("arch/x86/", "lib/kunit/", "tools/testing/")
 # Where an include-style path (kunit/test.h) is found: the compiler's -I. and -Itests
 SEARCH = ("", "tests/")
 
@@ -118,7 +119,7 @@ def check_page(page):
             problems.append(where + "points outside the repository (a clone has no shared/)")
         for m in PATH.finditer(line):
             path, line_no, ident = m.group(1), m.group(2), m.group(3)
-            if path in LINUX_FILES or placeholder(path) or path.startswith("arch/x86/") or \
+            if path in LINUX_FILES or placeholder(path) or path.startswith(LINUX_FOLDERS) or \
                     line[m.end():m.end() + 1] in ("*", "{"):     # a glob, `kernel/{a,b}.c`
                 continue
             if not any(path.startswith(f) for f in OUR_FOLDERS + ("kunit/",)):

@@ -292,28 +292,30 @@ def student_env():
     return {k: v for k, v in os.environ.items() if k not in dropped}
 
 
-def run_transcript(command, timeout=180):
-    """The output of a doc's `printf ... | make run ...`, as a student's terminal shows it."""
+def run_transcript(command, timeout=180, tree=ROOT):
+    """The output of a doc's `printf ... | make run ...` in @tree, as a student's terminal
+    shows it."""
     env = student_env()
-    done = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    done = subprocess.run(["sh", "-c", command], cwd=tree, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, timeout=timeout)
     text = ANSI.sub("", done.stdout.decode("latin-1")).replace("\r", "")
     return [l.rstrip() for l in text.rstrip("\n").split("\n")]
 
 
-def check_transcripts(docs, log_dir, say=print):
-    """Run every transcript in @docs; return (passed, failed)."""
+def check_transcripts(docs, log_dir, say=print, tree=ROOT):
+    """Run every transcript in @docs, in @tree (a lab's handout, say); return (passed,
+    failed)."""
     passed = failed = 0
     for doc in docs:
         try:
             found = transcripts(doc)
         except ValueError as e:
             failed += 1
-            say("not ok - %s: %s" % (os.path.relpath(doc, ROOT), e))
+            say("not ok - %s: %s" % (os.path.relpath(doc, tree), e))
             continue
         for number, command, expected, first_line in found:
-            name = "%s:%d" % (os.path.relpath(doc, ROOT), number)
-            actual = run_transcript(command)
+            name = "%s:%d" % (os.path.relpath(doc, tree), number)
+            actual = run_transcript(command, tree=tree)
             with open(os.path.join(log_dir, "transcript-%s-%d.log"
                                    % (os.path.basename(doc), number)), "w") as log:
                 log.write("# %s\n%s\n" % (command, "\n".join(actual)))

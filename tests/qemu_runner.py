@@ -14,6 +14,8 @@ the serial output as it comes, and decides:
   * nothing for --timeout seconds                      -> QEMU is killed and
     the run fails, naming the case that hung;
   * no KTAP plan, or fewer suites than planned         -> failure;
+  * KTAP out of the order Linux's KTAP parser reads (a plan after results,
+    numbers out of sequence; class KtapOrder)         -> failure;
   * no case at all (TESTS= matches nothing)             -> failure, listing
     the suites the kernel has;
   * a suite left memory behind, or the kernel printed a report (WARNING,
@@ -276,6 +278,7 @@ class Ktap:
         self.oops = []              # lines of oops/panic reports
         self.suite_problems = {}    # suite -> its "leak: ..." and "report outside ..." lines
         self.outside = []           # reports while no suite ran (boot, after the tests)
+        self.order = KtapOrder()    # what Linux's KTAP parser would misread
         diag = []
         for line in lines:
             if not self.started:
@@ -283,7 +286,9 @@ class Ktap:
                 if OOPS_LINE.search(line):      # a panic during boot: too little memory ...
                     self.oops.append(line)
                 continue
+            self.order.take(line)
             self._take(line, diag)
+        self.stopped_diag = list(diag) if self.case else []     # the case that never ended
 
     def _take(self, line, diag):
         if self.plan is None and re.match(r"^1\.\.\d+$", line):
@@ -340,6 +345,110 @@ class Ktap:
         return "with no suite running" if self.started else "before the tests started"
 
 
+class KtapOrder:
+    """Whether a run's KTAP is in the order the KTAP spec (Linux's
+    Documentation/dev-tools/ktap.rst) sets and Linux's own parser
+    (tools/testing/kunit/kunit_parser.py) needs, so that Linux's tools read
+    every log this kernel prints:
+
+      * a plan "1..N" comes right after its test's "KTAP version" or
+        "# Subtest:" line, before any result or subtest (Linux's parser reads
+        a plan after the results as the start of the next test, and every
+        number after it as wrong);
+      * the results of each level are numbered 1, 2, 3 ..., no more than planned;
+      * a subtest ends with its parent's result line, which names it, after
+        as many results as it planned.
+
+    The indentation tells the level (4 spaces a level, as Linux's KUnit);
+    lines of no KTAP kind (diagnostics, reports, traces) may come anywhere.
+    A run that stops early is judge()'s to report (MISSING, CRASH), not this."""
+
+    VERSION = re.compile(r"^( *)KTAP version \d+$")
+    HEADER = re.compile(r"^( *)# Subtest: (.*)$")
+    PLAN = re.compile(r"^( *)1\.\.(\d+)$")
+
+    class Level:
+        def __init__(self, indent, name=None):
+            self.indent, self.name = indent, name
+            self.plan, self.results = None, 0
+            self.begun = False      # a result or a subtest came: too late for a plan
+
+    def __init__(self):
+        self.levels = [self.Level(0)]   # the run's, from its first "KTAP version 1" on
+        self.problems = []
+
+    def take(self, line):
+        for regex, step in ((self.VERSION, self._version), (self.HEADER, self._header),
+                            (self.PLAN, self._plan), (Ktap.RESULT, self._result)):
+            m = regex.match(line)
+            if m:
+                step(len(m.group(1)), m, line.strip())
+                return
+
+    @staticmethod
+    def _name(level):
+        return "'%s'" % level.name if level.name else "the run"
+
+    def _open(self, indent, line, name=None):
+        top = self.levels[-1]
+        if indent <= top.indent:
+            self.problems.append("'%s' (indent %d) opens no subtest of %s (indent %d)"
+                                 % (line, indent, self._name(top), top.indent))
+            return
+        top.begun = True
+        self.levels.append(self.Level(indent, name))
+
+    def _version(self, indent, m, line):
+        self._open(indent, line)
+
+    def _header(self, indent, m, line):
+        top = self.levels[-1]
+        if top.indent == indent and top.name is None and top.plan is None and not top.begun:
+            top.name = m.group(2)       # of the subtest its version line opened
+        else:
+            self._open(indent, line, m.group(2))
+
+    def _plan(self, indent, m, line):
+        top = self.levels[-1]
+        if top.indent != indent:
+            self.problems.append("'%s' (indent %d) in %s (indent %d), where no test begins"
+                                 % (line, indent, self._name(top), top.indent))
+        elif top.plan is not None or top.begun:
+            self.problems.append("'%s' after the results of %s: a plan goes right after its "
+                                 "test's 'KTAP version' or '# Subtest:' line, or nowhere"
+                                 % (line, self._name(top)))
+        else:
+            top.plan = int(m.group(2))
+
+    def _close(self, indent):
+        """Close the subtests deeper than @indent; return the one a result there ends."""
+        closed = None
+        while len(self.levels) > 1 and self.levels[-1].indent > indent:
+            if closed:
+                self.problems.append("%s has no result line" % self._name(closed))
+            closed = self.levels.pop()
+            if closed.plan is not None and closed.results != closed.plan:
+                self.problems.append("%s planned %d results and gave %d"
+                                     % (self._name(closed), closed.plan, closed.results))
+        return closed
+
+    def _result(self, indent, m, line):
+        closed = self._close(indent)
+        top, number = self.levels[-1], int(m.group(3))
+        if top.indent != indent:
+            self.problems.append("'%s' (indent %d) in %s (indent %d)"
+                                 % (line, indent, self._name(top), top.indent))
+            return
+        if closed and closed.name and closed.name != m.group(4).split(" # ")[0]:
+            self.problems.append("'%s' ends the subtest %s" % (line, self._name(closed)))
+        if number != top.results + 1:
+            self.problems.append("'%s' in %s, where %d comes next"
+                                 % (line, self._name(top), top.results + 1))
+        elif top.plan is not None and number > top.plan:
+            self.problems.append("'%s': %s planned %d" % (line, self._name(top), top.plan))
+        top.results, top.begun = number, True
+
+
 def judge(status, ktap, timeout, quiet=0):
     """Problems with a run as a whole (beyond failed cases), as messages.
     QUIET: the seconds between the last serial line and the end of the run."""
@@ -372,6 +481,10 @@ def judge(status, ktap, timeout, quiet=0):
     elif status == EXIT_TESTS_DONE and not ktap.cases:
         problems.append("NO TESTS: " + (ktap.no_match or "no case ran"))
     problems += ["REPORT " + r[len("report "):] for r in ktap.outside]
+    order = ktap.order.problems
+    problems += ["KTAP ORDER: " + p for p in order[:3]]
+    if len(order) > 3:
+        problems.append("KTAP ORDER: and %d more" % (len(order) - 3))
     return problems
 
 
@@ -380,7 +493,7 @@ def judge(status, ktap, timeout, quiet=0):
 class Run:
     def __init__(self, name, ktap, problems, seconds):
         self.name, self.problems, self.seconds = name, problems, seconds
-        self.cases, self.oops = ktap.cases, ktap.oops
+        self.cases, self.oops, self.stopped_diag = ktap.cases, ktap.oops, ktap.stopped_diag
         self.stopped_in = (ktap.suite, ktap.case)     # running when the output stopped
         self.failures = [c for c in ktap.cases if c[2] == "not ok"]
         self.suite_failures = sorted(ktap.suite_problems.items())
@@ -461,10 +574,15 @@ OOPS_HEAD = re.compile(r"BUG:|#PF:|Oops:|RIP:|WARNING:|invalid opcode|general pr
                        r"double fault|Kernel panic")
 
 
-def excerpt(diag, head=6, tail=10):
+def excerpt(diag, head=6, tail=10, frames=3):
     """A failed case's diagnostics, shortened: an oops's first lines (what and
-    where: BUG:, #PF:, RIP: ...), then the last lines; "..." where lines were left out."""
-    keep = sorted(set([i for i, d in enumerate(diag) if OOPS_HEAD.search(d)][:head]) |
+    where: BUG:, #PF:, RIP: ...), the top FRAMES of its call trace (the bottom,
+    run_one and kmain, says nothing), then the last lines; "..." where lines
+    were left out."""
+    trace = next((i for i, d in enumerate(diag) if d.strip() == "Call Trace:"), len(diag))
+    rip = [i for i, d in enumerate(diag) if d.startswith("RIP:")][:1]     # always: the where
+    keep = sorted(set([i for i, d in enumerate(diag) if OOPS_HEAD.search(d)][:head] + rip) |
+                  set(range(trace, min(trace + 1 + frames, len(diag)))) |
                   set(range(max(0, len(diag) - tail), len(diag))))
     out, last = [], -1
     for i in keep:
@@ -493,6 +611,14 @@ def skip_lines(run, most=4):
     return lines
 
 
+def crash_lines(run):
+    """The oops that ended a run, shortened as excerpt() does: from the case that never
+    ended, else the last oops lines seen."""
+    if any(OOPS_HEAD.search(d) for d in run.stopped_diag):
+        return excerpt(run.stopped_diag, tail=4)
+    return [line.strip() for line in run.oops[-6:]]
+
+
 def report_lines(run):
     """What the terminal shows about a run: failures, problems, skips, the tally."""
     out = []
@@ -504,7 +630,7 @@ def report_lines(run):
         out += ["      " + line for line in lines]
     for p in run.problems:
         out.append("  " + p)
-        out += ["      " + line.strip() for line in run.oops[-6:]]
+        out += ["      " + line for line in crash_lines(run)]
     out += ["  " + line for line in skip_lines(run)]
     out.append("  %s: %s (%.1f s; log: build/test-logs/%s.log)"
                % (run.name, run.summary(), run.seconds, run.name))
@@ -547,6 +673,33 @@ def run_log(run):
 def suite_lines(run, suite):
     """What the kernel said about @suite after its cases: its leaks, its reports outside cases."""
     return dict(run.suite_failures).get(suite, [])
+
+
+def with_param_plans(lines, after_results):
+    """@lines with a plan for each parameterised case's subtest: right after
+    its "# Subtest:" line, or (@after_results) after its last result, where
+    the kernel printed it until Linux's KTAP parser was tried on its log."""
+    out, at, count = [], None, 0
+    for line in lines:
+        if re.match(r"^        # Subtest: ", line):
+            at, count = len(out) + 1, 0
+        elif at is not None and re.match(r"^        (not )?ok \d+ ", line):
+            count += 1
+        elif at is not None and re.match(r"^    (not )?ok \d+ ", line):
+            out.insert(len(out) if after_results else at, "        1..%d" % count)
+            at = None
+        out.append(line)
+    return out
+
+
+def ktap_order_is_checked(run):
+    """The KTAP order check catches a plan after the results (naming each
+    parameterised case of @run) and takes one right after "# Subtest:"."""
+    late = Ktap(with_param_plans(run.lines, True)).order.problems
+    early = Ktap(with_param_plans(run.lines, False)).order.problems
+    params = re.findall(r"^        # Subtest: (\S+)$", "\n".join(run.lines), re.M)
+    return bool(params) and not early and \
+        [re.search(r"after the results of '(\S+)'", p).group(1) for p in late] == params
 
 
 # A machine too small for the kernel: the KASAN self-test kernel on 5 MiB
@@ -603,11 +756,13 @@ SELFTESTS = [
      "selftest_fault", 120,
      lambda r, text: any(f[1] == "null_dereference" for f in r.failures) and r.passed >= 1
      and not r.problems),
-    ("the report of a crashed case keeps the oops's first lines (BUG:, #PF:, RIP:)",
+    ("the report of a crashed case keeps the oops's first lines (BUG:, #PF:, RIP:) and the "
+     "top of its call trace",
      "selftest_fault", 120,
      lambda r, text: all(k in text for k in ("FAILED selftest_fault.null_dereference",
                                               "BUG: kernel NULL pointer dereference",
                                               "#PF: supervisor read access", "RIP: ",
+                                              "Call Trace:", " null_dereference+0x",
                                               "test case crashed"))),
     ("an endless loop is stopped by the timeout, naming suite and case",
      "selftest_hang", 25,
@@ -640,7 +795,8 @@ SELFTESTS = [
      not r.problems),
     ("a passing suite passes",
      "selftest_pass", 120,
-     lambda r, text: r.passed >= 1 and r.failed == 0 and not r.problems),
+     lambda r, text: r.passed >= 1 and r.failed == 0 and not r.problems and
+     ktap_order_is_checked(r)),
     ("a skipped case is listed on the terminal with its reason; a case whose every "
      "parameter skipped, with theirs",
      "selftest_pass", 120,

@@ -151,6 +151,42 @@ void *kasan_kmalloc(struct kmem_cache *s, void *obj, size_t size)
 	return obj;
 }
 
+static void report_double_free(const void *obj, unsigned long ip)
+{
+	kasan_report_invalid_free((void *)obj, ip, "double-free");
+	count_vm_event(SLAB_BAD_FREE);
+}
+
+/**
+ * kasan_check_byte - may the byte at @addr be accessed?  Reported if not,
+ * as an access at @ip (Linux's __kasan_check_byte())
+ *
+ * For ksize() and krealloc(), which must not hand out a freed object.
+ * Context: any.  Return: true if it may (or KASAN is off on this CPU).
+ */
+bool kasan_check_byte(const void *addr, unsigned long ip)
+{
+	return kasan_check_range((unsigned long)addr, 1, false, ip);
+}
+
+/**
+ * kasan_check_double_free - before a free that writes the object first
+ * (kfree_sensitive()): is @obj, the start of an object, already freed?
+ * @ip: the free's caller, for the report
+ *
+ * A freed object is reported as kfree() reports a double free, whether its
+ * cache is checked by slab debugging or not; any other poisoned first byte
+ * as a bad access.
+ * Context: any.  Return: true if @obj may be freed.
+ */
+bool kasan_check_double_free(const void *obj, unsigned long ip)
+{
+	if (kasan_shadow_byte(obj) != KASAN_SLAB_FREE)
+		return kasan_check_byte(obj, ip);
+	report_double_free(obj, ip);
+	return false;
+}
+
 /**
  * kasan_slab_free - @obj of @s is being freed by @caller
  *
@@ -169,8 +205,7 @@ bool kasan_slab_free(struct kmem_cache *s, void *obj, void *caller)
 	if (kasan_shadow_byte(obj) == KASAN_SLAB_FREE) {
 		if (checked)
 			return false;
-		kasan_report_invalid_free(obj, (unsigned long)caller, "double-free");
-		count_vm_event(SLAB_BAD_FREE);
+		report_double_free(obj, (unsigned long)caller);
 		return true;
 	}
 	kasan_poison(obj, s->object_size, KASAN_SLAB_FREE);

@@ -12,7 +12,8 @@
  * kasan_multi_shot (a test can look at the report).  The compiler also
  * gives every global variable a redzone after it, which its constructor
  * registers here, and every array on the stack redzones on both sides,
- * which the function's own code poisons and unpoisons in the shadow.
+ * which the function's own code poisons and unpoisons in the shadow (or,
+ * for alloca() and variable-length arrays, has KASAN poison).
  *
  * Nothing is checked before kasan_init() (the shadow of RAM does not exist
  * yet), on a CPU that called kasan_disable_current() (a test that reads
@@ -137,6 +138,35 @@ void __asan_handle_no_return(void)
 	kasan_current_stack(&bottom, &top);
 	if (bottom)
 		kasan_unpoison((void *)bottom, top - bottom);
+}
+
+/*
+ * alloca() and variable-length arrays (--param asan-instrument-allocas=1,
+ * clang's -asan-instrument-dynamic-allocas): the compiler places each at a
+ * 32-byte boundary with 32 bytes of room before it and 32 or more after it
+ * (to the next boundary, and 32 more), and has KASAN poison that room.
+ */
+#define KASAN_ALLOCA_REDZONE_SIZE	32
+
+void __asan_alloca_poison(unsigned long addr, size_t size);
+void __asan_alloca_poison(unsigned long addr, size_t size)
+{
+	unsigned long end = ALIGN(addr + size, KASAN_GRANULE_SIZE);
+	unsigned long right_end = ALIGN(addr + size, KASAN_ALLOCA_REDZONE_SIZE) +
+				  KASAN_ALLOCA_REDZONE_SIZE;
+
+	kasan_poison((void *)(addr - KASAN_ALLOCA_REDZONE_SIZE), KASAN_ALLOCA_REDZONE_SIZE,
+		     KASAN_ALLOCA_LEFT);
+	kasan_unpoison((void *)addr, size);
+	kasan_poison((void *)end, right_end - end, KASAN_ALLOCA_RIGHT);
+}
+
+/* The function leaves (or its dynamic area shrinks): [@top, @bottom) is plain stack again. */
+void __asan_allocas_unpoison(unsigned long top, unsigned long bottom);
+void __asan_allocas_unpoison(unsigned long top, unsigned long bottom)
+{
+	if (top && top <= bottom)
+		kasan_unpoison((void *)top, bottom - top);
 }
 
 /* ---------------------------------------------------------------- global variables */

@@ -45,7 +45,7 @@ u8 kasan_shadow_byte(const void *addr)
 	return *kasan_mem_to_shadow(addr);
 }
 
-/** kasan_unpoison_range - make @size bytes at @addr accessible (ksize() does, as Linux's) */
+/** kasan_unpoison_range - make @size bytes at @addr accessible (kfree_sensitive() wipes them) */
 void kasan_unpoison_range(const void *addr, size_t size)
 {
 	kasan_unpoison(addr, size);

@@ -147,7 +147,7 @@ def run_machine(kernel, lab, machine, options, tests, timeout, say):
             elif died_in_it:
                 results[test] = Outcome(machine, False, sum(cases[i].seconds for i in at),
                                         [p for p in died] +
-                                        ["    " + l.strip() for l in run.oops[-6:]])
+                                        ["    " + l for l in qemu_runner.crash_lines(run)])
             elif died and not all(fnmatch_suites(test, done, cases)):
                 still.append(test)      # never reached its suites
             else:

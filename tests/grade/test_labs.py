@@ -9,6 +9,9 @@
        - the kernel builds with gcc, warning-free (-Werror), and with clang
          if clang is installed;
        - it boots to the monitor prompt and answers a command, with no oops;
+       - the `printf ... | make run` transcripts of its lab's page
+         (docs/labs/LAB.md) are what it prints, compared as make test compares
+         the reference's pages (tests/monitor_check.py);
        - `make grade` there scores zero on every test of the lab, and full
          marks on every test of the labs it builds on.
 
@@ -36,6 +39,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
+import grade as grade_py  # noqa: E402
 import handout  # noqa: E402
 import monitor_check  # noqa: E402
 import points  # noqa: E402
@@ -139,6 +143,18 @@ def boots_to_monitor(tree, tally):
                 % (time.monotonic() - start), problems)
 
 
+def check_lab_transcripts(out, lab, tally):
+    """The `printf ... | make run` transcripts of the lab's page show what its handout prints
+    (the page describes the kernel before the student's work; make test checks only the
+    reference's pages)."""
+    lines = []
+    passed, failed = monitor_check.check_transcripts(
+        [os.path.join(out, "docs", "labs", lab + ".md")], os.path.join(out, "build"),
+        say=lines.append, tree=out)
+    tally.check(passed and not failed, "docs/labs/%s.md's transcripts are what its handout "
+                "prints (%d of them)" % (lab, passed + failed), lines)
+
+
 def prove_lab(lab, labs, tally, clean, clang):
     out = os.path.join(LABS_DIR, lab)
     shutil.rmtree(out, ignore_errors=True)
@@ -152,12 +168,20 @@ def prove_lab(lab, labs, tally, clean, clang):
         return
     tally.check(True, "make handout LAB=%s: %s (%.0f s)" % (lab, said[-1].split(": ", 1)[1],
                                                            time.monotonic() - start))
+    log = subprocess.run(["git", "-C", out, "log", "--oneline"], capture_output=True, text=True)
+    status = subprocess.run(["git", "-C", out, "status", "--porcelain"], capture_output=True,
+                            text=True)
+    tally.check(log.returncode == 0 and len(log.stdout.splitlines()) == 1 and
+                not status.stdout.strip(),
+                "the handout of %s is a git repository: one commit, nothing left out of it" % lab,
+                (log.stdout + log.stderr + status.stdout).splitlines())
     if not make(out, ["build/kernel.elf"], "gcc build", tally):
         return
     if clang:
         make(out, ["CC=clang", "BUILD=build/clang", "build/clang/kernel.elf"], "clang build",
              tally)
     boots_to_monitor(out, tally)
+    check_lab_transcripts(out, lab, tally)
     deps = points.depends_on(labs, lab)
     results, text, seconds = grade(out, os.path.join(out, "build", "kernel.elf"),
                                    [l for l in labs if l in deps or l == lab])
@@ -165,6 +189,40 @@ def prove_lab(lab, labs, tally, clean, clang):
     for dep in [l for l in labs if l in deps]:
         check_scores(tally, results, text, dep, True, "the handout of %s (it builds on it)"
                      % lab, seconds)
+
+
+# An oops as the kernel prints it inside a case (selftest_fault's, trimmed registers)
+CRASH = """BUG: kernel NULL pointer dereference, address: 0000000000000000
+#PF: supervisor read access in kernel mode
+#PF: error_code(0x0000) - not-present page
+Oops: 0000 [#1] SMP
+CPU: 0
+RIP: 0008:kfree+0x8/0x60
+RSP: 0010:ffffffff801936d0 EFLAGS: 00000282
+RAX: ffffffff8014e280 RBX: ffffffff80193710 RCX: 00000000000003fd
+Call Trace:
+ kfree+0x8/0x60
+ free_to_sheaf+0x21/0x90
+ slab_test_case+0x40/0x120
+ run_one+0x7b/0x150
+ run_suite+0x5f0/0x6b0
+ kunit_run_all_tests+0x1d2/0x2d0
+ kmain+0x56b/0x5b0
+ high_entry+0x1e/0x1f
+---[ end trace ]---
+    # slab_test_case: test case crashed (oops above)""".split("\n")
+
+
+def check_crash_summary(tally):
+    """make grade's summary of a crashed case names where it crashed: RIP: and the top frames."""
+    case = grade_py.CaseResult("slab", "slab_test_case", "not ok", CRASH, "", 0.1)
+    lines = grade_py.judge_test(points.Test("slab", 1, "slab.slab_test_case", [], "points.txt"),
+                                [case], "pc-256M-2cpu").lines
+    text = "\n".join(lines)
+    tally.check(all(k in text for k in ("BUG: kernel NULL", "RIP: 0008:kfree+0x8", "Call Trace:",
+                                        "free_to_sheaf+0x21", "test case crashed")),
+                "make grade's summary of a crash keeps RIP: and the top of the call trace",
+                lines)
 
 
 def main():
@@ -180,6 +238,7 @@ def main():
     clang = shutil.which("clang") is not None
     print("make test-labs: the reference scores full marks; each lab's handout builds, boots "
           "and scores zero on its lab, full marks on the labs before it", flush=True)
+    check_crash_summary(tally)
     print("=== reference: every lab", flush=True)
     results, text, seconds = grade(ROOT, a.kernel, list(labs))
     for lab in labs:

@@ -36,11 +36,11 @@ HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/te
 
 # The buddy allocator and everything it needs, for the host
 HOST_MM_SRCS := mm/page_alloc.c mm/memalloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c \
-	mm/vmscan.c mm/percpu.c mm/oom_kill.c mm/vmstat.c lib/string.c lib/vsprintf.c \
+	mm/vmscan.c mm/percpu.c mm/oom_kill.c mm/vmstat.c lib/string.c lib/memcpy.c lib/vsprintf.c \
 	kernel/printk_log.c tests/host/mm_host.c
 
-HOST_SRCS_test_string := lib/string.c lib/kstrtox.c
-HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c
+HOST_SRCS_test_string := lib/string.c lib/memcpy.c lib/kstrtox.c
+HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c lib/memcpy.c
 HOST_SRCS_test_buddy := $(HOST_MM_SRCS) tests/host/buddy_check.c
 HOST_SRCS_test_rbtree := lib/rbtree.c tests/host/rbtree_check.c
 HOST_VMAP_SRCS := mm/vmap_area.c lib/rbtree.c tests/host/rbtree_check.c tests/host/vmap_check.c

@@ -407,6 +407,9 @@ static void check_cache(struct kmem_cache *s, unsigned long *listed, struct addr
 			check_sheaf(s, pcs->spare, pcs->spare->size, "spare sheaf of CPU", (int)cpu,
 				    sheaves);
 		}
+		if (pcs->spare_size != (pcs->spare ? pcs->spare->size : 0))
+			PROBLEM("%s: CPU %u's spare_size %u, its spare holds %u", s->name, cpu,
+				pcs->spare_size, pcs->spare ? pcs->spare->size : 0);
 	}
 }
 

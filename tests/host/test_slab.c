@@ -678,17 +678,22 @@ SLAB_TEST(cross_node_frees_go_back_to_their_own_nodes_slabs, "-")
 		CHECK(page_to_nid(virt_to_head_page(a[n + i])) == 1);
 	}
 	CHECK(node_inuse(s, 1) == n);
-	/* CPU 2 (node 1) frees node 0's objects: each lands in CPU 2's sheaf first */
+	/*
+	 * CPU 2 (node 1) frees node 0's objects: straight back to their slabs,
+	 * never into CPU 2's sheaves (as Linux 6.18: a sheaf holds local objects)
+	 */
 	host_set_cpu(2);
 	for (unsigned int i = 0; i < n; i++) {
 		kmem_cache_free(s, a[i]);
-		CHECK(main_size(pcs2) && pcs2->top[-1] == a[i]);
+		CHECK(main_size(pcs2) == 0 && !pcs2->spare);
 	}
+	CHECK(node_inuse(s, 0) == 0);
 	/* ... and CPU 1 (node 0) frees node 1's */
 	host_set_cpu(1);
 	for (unsigned int i = n; i < 2 * n; i++)
 		kmem_cache_free(s, a[i]);
-	/* every object went, or goes when the sheaves are flushed, to its own node's slab */
+	CHECK(node_inuse(s, 1) == 0 && cache_sheaf_objects(s) == 0);
+	/* every object went to its own node's slab: flushing the sheaves changes nothing */
 	kmem_cache_flush_cpus(s);
 	CHECK(node_inuse(s, 0) == 0 && node_inuse(s, 1) == 0);
 	CHECK(get_node(s, 0)->nr_slabs > 0 && get_node(s, 1)->nr_slabs > 0);

@@ -1,5 +1,5 @@
 /*
- * tests/host/test_string.c - lib/string.c on the host, under the sanitizers.
+ * tests/host/test_string.c - lib/string.c and lib/memcpy.c on the host, under the sanitizers.
  */
 #include "host_test.h"
 #include "kernel_names.h"

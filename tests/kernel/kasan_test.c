@@ -12,20 +12,23 @@
  * kinds: slab out-of-bounds right and left (kmalloc-8 to kmalloc-4k, the
  * non-power-of-two kmalloc-96 and kmalloc-192, a cache of 200-byte
  * objects), large kmalloc and page out-of-bounds, vmalloc out-of-bounds
- * within the last page, a global and a stack array one past the end,
- * memset() past an object, use after free of a slab object (also after
- * a hundred allocations: the quarantine), of a page and of vmalloc memory,
- * and a double free.  Then the other half: correct accesses to all of
- * these - up to the last byte, ksize()'s whole object, krealloc() in
- * place - are not reported.
+ * within the last page, a global and a stack array one past the end, both
+ * ends of a variable-length array (alloca), memset() past an object, the
+ * string functions of lib/string.c reading past one, use after free of a
+ * slab object (also after a hundred allocations: the quarantine), of a
+ * page and of vmalloc memory, a double free, and a freed object given to
+ * ksize(), krealloc() or kfree_sensitive().  Then the other half: correct
+ * accesses to all of these - up to the last byte, ksize()'s whole object
+ * once krealloc() gave it, krealloc() in place - are not reported, and
+ * ksize() itself unpoisons nothing (Linux since 6.2).
  *
  * Only a KASAN kernel (make KASAN=1) checks anything: elsewhere every
  * case is skipped.  KASAN reports and goes on, so each bad access really
  * happens: the cases only touch memory that stays theirs (a redzone, a
  * freed object in the quarantine, a free page, a poisoned but mapped
  * vmalloc tail) and never a byte something else uses.  A cache checked by
- * slab debugging (the test kernel's default; the matrix's KASAN machine
- * boots with slab_debug=-) has no quarantine and its own redzones and
+ * slab debugging (booted with slab_debug, as the matrix's
+ * kasan-pc-128M-debug is) has no quarantine and its own redzones and
  * poison: there the cases expect its reports too, and put its poison back.
  */
 #include "kunit/test.h"
@@ -285,6 +288,111 @@ static void stack_oob(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "The buggy address belongs to the stack of CPU"));
 }
 
+/*
+ * An array whose size is known only at run time (alloca(), here a
+ * variable-length array): the compiler puts redzones on both sides of it
+ * and calls KASAN to poison them (__asan_alloca_poison()).
+ */
+static void kasan_alloca_oob_left(struct kunit *test)
+{
+	volatile int n = 10;
+	char array[n];
+	char *p = array;
+	const char *log;
+
+	OPTIMIZER_HIDE_VAR(p);
+	(void)READ_ONCE(p[-1]);
+	log = expect_report(test, "alloca-out-of-bounds", "kasan_alloca_oob_left", "Read", 1,
+			    p - 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "The buggy address belongs to the stack of CPU"));
+}
+
+static void kasan_alloca_oob_right(struct kunit *test)
+{
+	volatile int n = 10;
+	char array[n];
+	char *p = array;
+
+	OPTIMIZER_HIDE_VAR(p);
+	(void)READ_ONCE(p[n]);
+	expect_report(test, "alloca-out-of-bounds", "kasan_alloca_oob_right", "Read", 1, p + n);
+}
+
+/* ------------------------------------------------------------ the string functions */
+
+/* Where the string cases put their results, so that no call is optimized away. */
+static volatile long kasan_int_result;
+static void *volatile kasan_ptr_result;
+
+/*
+ * lib/string.c is checked like any other code: a read past the object
+ * inside memchr() or strlen() is reported there (Linux's kasan_memchr,
+ * kasan_memcmp, kasan_strings).
+ */
+static void kasan_memchr(struct kunit *test)
+{
+	size_t size = 24;
+	u8 *p = kzalloc(size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	OPTIMIZER_HIDE_VAR(p);
+	OPTIMIZER_HIDE_VAR(size);
+	kasan_ptr_result = memchr(p, '1', size + 1);
+	expect_report(test, "slab-out-of-bounds", "memchr", "Read", 1, p + size);
+	kfree(p);
+}
+
+static void kasan_memcmp(struct kunit *test)
+{
+	size_t size = 24;
+	u8 *p = kzalloc(size, GFP_KERNEL);
+	u8 zeros[32] = { 0 };
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	OPTIMIZER_HIDE_VAR(p);
+	OPTIMIZER_HIDE_VAR(size);
+	kasan_int_result = memcmp(p, zeros, size + 1);
+	expect_report(test, "slab-out-of-bounds", "memcmp", "Read", 1, p + size);
+	kfree(p);
+}
+
+/*
+ * The functions that stop at a NUL, on a 15-byte string whose NUL is the
+ * object's first byte past the size asked for (written with KASAN off):
+ * each reads that one byte, is reported once, and stops there.
+ */
+static void kasan_strings(struct kunit *test)
+{
+	char *p = kmalloc(15, GFP_KERNEL), *dst = kmalloc(8, GFP_KERNEL);
+	const char *same = "aaaaaaaaaaaaaaa";
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	memset(p, 'a', 15);
+	kasan_disable_current();
+	p[15] = '\0';			/* in kmalloc-16's object, past the 15 bytes */
+	kasan_enable_current();
+	OPTIMIZER_HIDE_VAR(p);
+	KUNIT_EXPECT_EQ(test, strscpy(dst, p, 8), -E2BIG);	/* reads 8 bytes, no more */
+	expect_no_report(test, "strscpy() that stops inside the object");
+	kasan_int_result = strscpy(dst, p + 15, 8);
+	expect_report(test, "slab-out-of-bounds", "strscpy", "Read", 1, p + 15);
+	kasan_int_result = strlen(p);
+	expect_report(test, "slab-out-of-bounds", "strlen", "Read", 1, p + 15);
+	kasan_int_result = strnlen(p, 16);
+	expect_report(test, "slab-out-of-bounds", "strnlen", "Read", 1, p + 15);
+	kasan_ptr_result = strchr(p, '1');
+	expect_report(test, "slab-out-of-bounds", "strchr", "Read", 1, p + 15);
+	kasan_ptr_result = strrchr(p, '1');
+	expect_report(test, "slab-out-of-bounds", "strrchr", "Read", 1, p + 15);
+	kasan_int_result = strcmp(p, same);
+	expect_report(test, "slab-out-of-bounds", "strcmp", "Read", 1, p + 15);
+	kasan_int_result = strncmp(p, same, 16);
+	expect_report(test, "slab-out-of-bounds", "strncmp", "Read", 1, p + 15);
+	kfree(dst);
+	kfree(p);
+}
+
 /* ---------------------------------------------------------------- use after free */
 
 static void kmalloc_uaf(struct kunit *test)
@@ -321,7 +429,7 @@ static void kmalloc_uaf_after_reuse(struct kunit *test)
 	u8 *p;
 
 	if (!cache_has_sheaves(s))
-		kunit_skip(test, "%s is checked by slab debugging: no quarantine (slab_debug=-)",
+		kunit_skip(test, "%s is checked by slab debugging (slab_debug): no quarantine",
 			   s->name);
 	p = kmalloc(128, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -400,6 +508,106 @@ static void kmalloc_double_free(struct kunit *test)
 	expect_no_report(test, "shrinking the cache");
 }
 
+/* ------------------------------------------- freed objects through the slab's API */
+
+/*
+ * ksize() of a freed object: reported as the use after free it is, and 0,
+ * so that a caller has nothing to write to.  The object stays freed: a
+ * read of it is still caught.
+ */
+static void ksize_uaf(struct kunit *test)
+{
+	size_t size = 120;
+	const char *log;
+	u8 *p = kmalloc(size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kfree(p);
+	OPTIMIZER_HIDE_VAR(p);
+	KUNIT_EXPECT_EQ(test, ksize(p), 0);
+	log = expect_report(test, "slab-use-after-free", "ksize_uaf", "Read", 1, p);
+	expect_object(test, log, p, "kmalloc-128", 128, "0 bytes inside of", "freed", 128);
+	(void)READ_ONCE(p[size - 1]);
+	expect_report(test, "slab-use-after-free", "ksize_uaf", "Read", 1, p + size - 1);
+}
+
+/* krealloc() of a freed object: reported, NULL, and not handed back in place. */
+static void krealloc_uaf(struct kunit *test)
+{
+	u8 *p = kmalloc(201, GFP_KERNEL), *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kfree(p);
+	OPTIMIZER_HIDE_VAR(p);
+	q = krealloc(p, 235, GFP_KERNEL);	/* kmalloc-256 would hold it in place */
+	KUNIT_EXPECT_NULL(test, q);
+	expect_report(test, "slab-use-after-free", "krealloc_uaf", "Read", 1, p);
+	(void)READ_ONCE(p[0]);
+	expect_report(test, "slab-use-after-free", "krealloc_uaf", "Read", 1, p);
+}
+
+/*
+ * kfree_sensitive() twice: one double-free report, and the object is neither
+ * zeroed nor freed again (in the quarantine once: shrinking the cache gives
+ * it back to its slab once, quietly).
+ */
+static void kmalloc_double_kzfree(struct kunit *test)
+{
+	struct kmem_cache *s = kmalloc_caches[kmalloc_index(16)];
+	const char *log;
+	u8 *p = kmalloc(16, GFP_KERNEL);
+	char line[96];
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kfree_sensitive(p);
+	OPTIMIZER_HIDE_VAR(p);
+	kfree_sensitive(p);
+	log = log_since(log_pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "BUG"), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, "BUG: KASAN: double-free in "
+					   "kmalloc_double_kzfree+0x"));
+	snprintf(line, sizeof(line), "Free of addr %px by CPU ", p);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(log, line), "want '%s'", line);
+	expect_stack_names(test, log, "Freed by CPU", "kmalloc_double_kzfree");
+	log_pos = printk_log_pos();
+	kmem_cache_shrink(s);
+	if (!cache_has_sheaves(s))	/* its poison is intact: the second call wrote nothing */
+		KUNIT_EXPECT_EQ(test, validate_slab_cache(s), 0);
+	expect_no_report(test, "shrinking the cache");
+}
+
+/*
+ * ksize() is a query (Linux since 6.2): the bytes past the size asked for
+ * stay poisoned.  A caller that wants them asks for them: krealloc() to
+ * ksize() (in place), or kmalloc(kmalloc_size_roundup(size)).
+ */
+static void ksize_keeps_the_tail_poisoned(struct kunit *test)
+{
+	u8 *p = kmalloc(13, GFP_KERNEL);
+	size_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	n = ksize(p);
+	KUNIT_EXPECT_EQ(test, n, 16);
+	p[12] = 1;
+	expect_no_report(test, "the last byte asked for");
+	OPTIMIZER_HIDE_VAR(p);
+	(void)READ_ONCE(p[13]);
+	expect_report(test, "slab-out-of-bounds", "ksize_keeps_the_tail_poisoned", "Read", 1,
+		      p + 13);
+	(void)READ_ONCE(p[n - 1]);
+	expect_report(test, "slab-out-of-bounds", "ksize_keeps_the_tail_poisoned", "Read", 1,
+		      p + n - 1);
+	KUNIT_EXPECT_PTR_EQ(test, krealloc(p, n, GFP_KERNEL), (void *)p);
+	p[n - 1] = 2;
+	kfree(p);
+	p = kmalloc(kmalloc_size_roundup(13), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p[15] = 3;
+	kfree_sensitive(p);		/* zeroes all of ksize(), poisoned tail or not */
+	expect_no_report(test, "krealloc() to ksize(), kmalloc_size_roundup(), kfree_sensitive()");
+}
+
 /* ---------------------------------------------------------------- what is fine */
 
 /* Every byte that is the caller's, and nothing is reported. */
@@ -419,12 +627,12 @@ static void correct_accesses_not_reported(struct kunit *test)
 	}
 	p = kmalloc(13, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	n = ksize(p);			/* 16: all of it may be used now (Linux's rule) */
-	memset(p, 3, n);
-	p = krealloc(p, n, GFP_KERNEL);	/* fits: in place */
+	n = ksize(p);			/* 16, of which 13 may be used... */
+	p = krealloc(p, n, GFP_KERNEL);	/* ...until krealloc() gives the rest, in place */
 	KUNIT_ASSERT_NOT_NULL(test, p);
+	memset(p, 3, n);
 	p[n - 1] = 4;
-	kfree(p);
+	kfree_sensitive(p);
 	big = kmalloc(KMALLOC_MAX_CACHE_SIZE + 10, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, big);
 	memset(big, 5, KMALLOC_MAX_CACHE_SIZE + 10);
@@ -513,11 +721,20 @@ static struct kunit_case kasan_cases[] = {
 	KUNIT_CASE(vmalloc_oob),
 	KUNIT_CASE(global_oob),
 	KUNIT_CASE(stack_oob),
+	KUNIT_CASE(kasan_alloca_oob_left),
+	KUNIT_CASE(kasan_alloca_oob_right),
+	KUNIT_CASE(kasan_memchr),
+	KUNIT_CASE(kasan_memcmp),
+	KUNIT_CASE(kasan_strings),
 	KUNIT_CASE(kmalloc_uaf),
 	KUNIT_CASE(kmalloc_uaf_after_reuse),
 	KUNIT_CASE(page_uaf),
 	KUNIT_CASE(vmalloc_uaf),
 	KUNIT_CASE(kmalloc_double_free),
+	KUNIT_CASE(ksize_uaf),
+	KUNIT_CASE(krealloc_uaf),
+	KUNIT_CASE(kmalloc_double_kzfree),
+	KUNIT_CASE(ksize_keeps_the_tail_poisoned),
 	KUNIT_CASE(correct_accesses_not_reported),
 	KUNIT_CASE(krealloc_less_oob),
 	KUNIT_CASE(kvrealloc_in_place),

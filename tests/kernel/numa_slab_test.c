@@ -9,14 +9,17 @@
  *   - objects allocated on node 1 (by CPU 0 asking for node 1, or by CPU 1
  *     itself) and freed on CPU 0 go back to node 1's slabs: after
  *     kmem_cache_shrink() they are free on a slab of node 1's partial
- *     list, and each node's slab counts say so (under slab_debug=- they
- *     first wait in CPU 0's sheaf; shrinking flushes it);
+ *     list, and each node's slab counts say so; under slab_debug=- they
+ *     go there at once, never into CPU 0's sheaves (which hand out node
+ *     0's memory only, as Linux's);
  *   - NUMA_NO_NODE takes the memory node of the CPU that allocates
  *     (numa_mem_id(): its own node, unless that has no memory).
  * On a machine with a node that has CPUs but no memory
  * (numa-q35-256M-memless), that node's allocations come from the nearest
  * node with memory, without a report, on as few slabs as anywhere; its
- * own slab lists and barn stay empty; __GFP_THISNODE there fails at once.
+ * own slab lists and barn stay empty; __GFP_THISNODE there fails at once;
+ * its CPUs' frees of their memory node's objects are local, and wait in
+ * their sheaves.
  * Every case skips on a machine with one node.
  */
 #include "slab_test.h"
@@ -237,6 +240,78 @@ static void remote_free_goes_back_to_its_node(struct kunit *test)
 	kfree(objs);
 }
 
+/*
+ * Objects of node 1 freed on CPU 0 (node 0) go straight back to their
+ * slabs on node 1, as in Linux 6.18 (slab_free(): only an object whose slab
+ * is on the CPU's memory node goes into its sheaves): none waits in CPU 0's
+ * sheaves, and CPU 0's next allocations without a node are node 0's.  Once
+ * the sheaves took them, and the next kmalloc(64) on CPU 0 was node 1's.
+ */
+static void remote_free_skips_this_cpus_sheaves(struct kunit *test)
+{
+	struct kmem_cache *k64 = kmalloc_caches[kmalloc_index(64)];
+	void *objs[2][NR_LOCAL];
+	unsigned long flags;
+
+	need_memory_on_nodes_0_and_1(test);
+	if (CONFIG_KASAN)
+		kunit_skip(test, "KASAN's quarantine holds freed objects back");
+	KUNIT_ASSERT_EQ(test, numa_mem_id(), 0);
+	kmem_cache_shrink(cache);
+	for (unsigned int i = 0; i < NR_LOCAL; i++) {
+		objs[0][i] = kmalloc_node(64, GFP_KERNEL, 1);
+		objs[1][i] = kmem_cache_alloc_node(cache, GFP_KERNEL, 1);
+		KUNIT_ASSERT_NOT_NULL(test, objs[0][i]);
+		KUNIT_ASSERT_NOT_NULL(test, objs[1][i]);
+		KUNIT_ASSERT_EQ(test, nid_of(objs[0][i]), 1);
+		KUNIT_ASSERT_EQ(test, nid_of(objs[1][i]), 1);
+	}
+	/* no interrupt handler on CPU 0 takes kmalloc-64 objects in between */
+	local_irq_save(flags);
+	for (unsigned int i = 0; i < NR_LOCAL; i++) {
+		kfree(objs[0][i]);
+		kmem_cache_free(cache, objs[1][i]);
+	}
+	for (unsigned int i = 0; i < NR_LOCAL; i++) {
+		objs[0][i] = kmalloc(64, GFP_ATOMIC);
+		objs[1][i] = kmem_cache_alloc(cache, GFP_ATOMIC);
+	}
+	local_irq_restore(flags);
+	for (unsigned int i = 0; i < NR_LOCAL; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, objs[0][i]);
+		KUNIT_ASSERT_NOT_NULL(test, objs[1][i]);
+		KUNIT_EXPECT_EQ_MSG(test, nid_of(objs[0][i]), 0, "kmalloc(64) number %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, nid_of(objs[1][i]), 0, "%s number %u", cache->name, i);
+		kfree(objs[0][i]);
+		kmem_cache_free(cache, objs[1][i]);
+	}
+	/* and freed once more, the node-1 objects are free in their slabs at once */
+	for (unsigned int i = 0; i < NR_LOCAL; i++) {
+		objs[0][i] = kmalloc_node(64, GFP_KERNEL, 1);
+		objs[1][i] = kmem_cache_alloc_node(cache, GFP_KERNEL, 1);
+		KUNIT_ASSERT_NOT_NULL(test, objs[0][i]);
+		KUNIT_ASSERT_NOT_NULL(test, objs[1][i]);
+	}
+	for (unsigned int i = 1; i < NR_LOCAL; i++) {	/* [0] keeps its slab */
+		kfree(objs[0][i]);
+		kmem_cache_free(cache, objs[1][i]);
+	}
+	for (unsigned int k = 0; k < 2; k++) {
+		struct kmem_cache *s = k ? cache : k64;
+		unsigned int mates = 0;
+
+		for (unsigned int i = 1; i < NR_LOCAL; i++) {
+			if (virt_to_head_page(objs[k][i]) != virt_to_head_page(objs[k][0]))
+				continue;
+			expect_free_on_node(test, s, 1, objs[k][i]);
+			mates++;
+		}
+		KUNIT_EXPECT_GT_MSG(test, mates, 0, "%s: no object beside the kept one", s->name);
+	}
+	kfree(objs[0][0]);
+	kmem_cache_free(cache, objs[1][0]);
+}
+
 /* A kmalloc object of node 1 freed on CPU 0 goes back to node 1 too. */
 static void remote_kfree_goes_back_to_its_node(struct kunit *test)
 {
@@ -441,6 +516,10 @@ static void memoryless_cpu_allocates_from_its_memory_node(struct kunit *test)
 			INIT_WORK(&w.work, free_here);
 			KUNIT_ASSERT_TRUE(test, schedule_work_on(cpu, &w.work));
 			flush_work(&w.work);
+			/* local to the CPU (numa_mem_id(), not its own node): into its sheaves */
+			if (cache_has_sheaves(cache))
+				KUNIT_EXPECT_GE_MSG(test, cache_sheaf_objects(cache), NR_LOCAL,
+						    "CPU%u's frees of node %d", cpu, mem);
 		}
 		KUNIT_EXPECT_STREQ(test, log_since(pos), "");
 		expect_node_unused(test, cache, nid);
@@ -453,6 +532,7 @@ static struct kunit_case numa_slab_cases[] = {
 	KUNIT_CASE(alloc_node_puts_objects_on_that_node),
 	KUNIT_CASE(remote_free_goes_back_to_its_node),
 	KUNIT_CASE(remote_kfree_goes_back_to_its_node),
+	KUNIT_CASE(remote_free_skips_this_cpus_sheaves),
 	KUNIT_CASE(no_node_means_this_cpus_node),
 	KUNIT_CASE(memoryless_node_objects_come_from_the_nearest),
 	KUNIT_CASE(memoryless_node_thisnode_fails_at_once),

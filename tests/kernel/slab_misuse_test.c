@@ -17,8 +17,8 @@
  * a kmalloc-64 object is caught by its free mark (mm/slab.c), wherever the
  * first free left it: on top of this CPU's sheaf, under other objects
  * (kfree(a); kfree(b); kfree(a)), back on its slab after a flush, or freed
- * first on another CPU.  Booted with slab debugging (the test kernel's
- * default), every double free is caught by the checks (the slab_debug
+ * first on another CPU.  Booted with slab debugging (slab_debug on the
+ * command line), every double free is caught by the checks (the slab_debug
  * suite).  The last two cases take each route of kfree() (the one mask
  * test, or out of line) with a pointer into an object and a double free.
  */
@@ -383,6 +383,23 @@ static void double_kfree_on_the_sheaf_path(struct kunit *test)
 	expect_double_free_caught(test, a, test->name);
 }
 
+/*
+ * kfree_sensitive() twice: its wipe must not erase the free mark by which
+ * the second call is caught (it did: the object was freed twice, silently,
+ * and handed out twice).
+ */
+static void double_kfree_sensitive(struct kunit *test)
+{
+	void *a;
+
+	double_free_setup(test);
+	a = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	kfree_sensitive(a);
+	kfree_sensitive(a);
+	expect_double_free_caught(test, a, test->name);
+}
+
 /* kfree(a); kfree(b); kfree(a): found by a suite written outside the repository. */
 static void double_kfree_with_a_free_between(struct kunit *test)
 {
@@ -582,6 +599,39 @@ static void double_free_on_every_route(struct kunit *test)
 	expect_harmless(test, nr);
 }
 
+/*
+ * kmem_cache_destroy() of a cache destroyed already, or of what never was
+ * a cache: one report each, naming the caller, and the pointer is never
+ * followed (the struct went back to the kmem_cache cache: KASAN would call
+ * that a use after free, and its cpu_sheaves were freed too).  The other
+ * caches go on as before.
+ */
+static void kmem_cache_destroy_of_a_dead_cache(struct kunit *test)
+{
+	struct kmem_cache *s = kmem_cache_create("misuse_destroyed", 40, 0, 0, NULL);
+	static const char why[] = "not a live cache (destroyed already?)";
+	void *obj, *not_cache;
+
+	kunit_expect_report(test, "BUG: kmem_cache_destroy of");
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	obj = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	kmem_cache_free(s, obj);
+	kmem_cache_destroy(s);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(mctx.pos), "BUG"), 0);
+	kmem_cache_destroy(s);
+	expect_one_report(test, "kmem_cache_destroy", s, why);
+	kmem_cache_destroy(s);	/* and again: the same, nothing else */
+	expect_one_report(test, "kmem_cache_destroy", s, why);
+
+	not_cache = kzalloc(512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, not_cache);
+	kmem_cache_destroy(not_cache);
+	expect_one_report(test, "kmem_cache_destroy", not_cache, why);
+	kfree(not_cache);
+	expect_harmless(test, 3);
+}
+
 static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kfree_of_memory_kmalloc_never_gave),
 	KUNIT_CASE(kfree_of_an_address_in_a_hole),
@@ -591,10 +641,12 @@ static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kmalloc_too_large_warns_once),
 	KUNIT_CASE(double_kfree_on_the_sheaf_path),
 	KUNIT_CASE(double_kfree_with_a_free_between),
+	KUNIT_CASE(double_kfree_sensitive),
 	KUNIT_CASE(double_kfree_after_the_sheaf_was_flushed),
 	KUNIT_CASE(double_kfree_on_two_cpus),
 	KUNIT_CASE(kfree_of_an_interior_pointer_on_every_route),
 	KUNIT_CASE(double_free_on_every_route),
+	KUNIT_CASE(kmem_cache_destroy_of_a_dead_cache),
 	{}
 };
 

@@ -31,8 +31,8 @@
  * interrupted_sequences_start_again: the restart's rule itself, byte by
  * byte, on made-up registers.
  *
- * Both run with and without slab debugging (the matrix boots some machines
- * with slab_debug=-): the locked, checked path and the per-CPU sheaves.
+ * Both run with and without slab debugging (the matrix's -debug machines
+ * boot with slab_debug): the locked, checked path and the per-CPU sheaves.
  * Operations are fewer above 4 CPUs: the matrix runs 8 vCPUs on 2 host
  * cores, where every contended lock hand-over may wait for the host.
  */
@@ -513,6 +513,227 @@ static void interrupt_handlers_allocate_and_free(struct kunit *test)
 	sctx.pos = printk_log_pos();
 }
 
+/* ---------------------------------------------------------------- counting under flushes */
+
+#define COUNT_NS	(1000ULL * 1000 * 1000)	/* how long CPU 0 flushes */
+
+static struct {
+	struct work_struct work;
+	unsigned long started, done, reads, too_many, max_seen, bound;
+	void *objs[3 * MAX_SHEAF_CAPACITY + 1];
+} counter;
+static void *objs0[3 * MAX_SHEAF_CAPACITY + 1];
+
+/*
+ * Fill this CPU's sheaves of the test's cache: allocating more than two
+ * sheaves' worth and freeing them leaves a main and a spare.
+ */
+static unsigned int fill_sheaves(void **objs)
+{
+	unsigned int n = 3 * own->sheaf_capacity + 1, got = 0;
+
+	while (got < n && (objs[got] = kmem_cache_alloc(own, GFP_KERNEL)))
+		got++;
+	for (unsigned int i = 0; i < got; i++)
+		kmem_cache_free(own, objs[i]);
+	return got;
+}
+
+/*
+ * On CPU 1: what slabinfo and the slab shrinker's count ask,
+ * cache_sheaf_objects(), over and over, while CPU 0 flushes every CPU's
+ * sheaves (its own, and this one's by IPI, in the middle of the loop).
+ */
+static void count_sheaf_objects(struct work_struct *work)
+{
+	(void)work;
+	__atomic_store_n(&counter.started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&counter.done, __ATOMIC_ACQUIRE)) {
+		unsigned long n;
+
+		if (counter.reads % 64 == 0)
+			fill_sheaves(counter.objs);
+		n = cache_sheaf_objects(own);
+		counter.too_many += n > counter.bound;
+		counter.max_seen = max(counter.max_seen, n);
+		counter.reads++;
+	}
+}
+
+/*
+ * Counting another CPU's sheaves while a flush frees them: CPU 1 counts
+ * the cached objects of a cache (the path of slabinfo and of the slab
+ * shrinker's count) while CPU 0 allocates, frees and shrinks it, so that
+ * every CPU's main and spare sheaves are freed by flush_cpu_sheaves() under
+ * the count.  The count must never follow a pointer to a sheaf the flush
+ * has freed (once it loaded the spare twice: a NULL dereference within a
+ * second), and never exceed what the sheaves and barns can hold.
+ */
+static void sheaves_counted_while_flushed(struct kunit *test)
+{
+	unsigned int cpus = num_online_cpus(), cap = own->sheaf_capacity;
+	unsigned long rounds = 0;
+	u64 end;
+
+	if (cpus < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	if (!cache_has_sheaves(own))
+		kunit_skip(test, "no sheaves (slab debugging): boot with slab_debug=-");
+	counter = (typeof(counter)){ .bound = (2 * cpus + MAX_FULL_SHEAVES) * cap };
+	INIT_WORK(&counter.work, count_sheaf_objects);
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(1, &counter.work));
+	KUNIT_ASSERT_TRUE(test, wait_for(&counter.started, 1));
+	end = ktime_get_ns() + COUNT_NS;
+	while (ktime_get_ns() < end) {
+		KUNIT_ASSERT_EQ(test, fill_sheaves(objs0),
+				3 * cap + 1);
+		kmem_cache_shrink(own);
+		rounds++;
+	}
+	__atomic_store_n(&counter.done, 1, __ATOMIC_RELEASE);
+	flush_work(&counter.work);
+	kunit_info(test, "%lu counts on CPU 1 during %lu shrinks on CPU 0: at most %lu objects",
+		   counter.reads, rounds, counter.max_seen);
+	KUNIT_EXPECT_GT(test, counter.reads, 0);
+	KUNIT_EXPECT_EQ_MSG(test, counter.too_many, 0, "counts above %lu", counter.bound);
+}
+
+/* ---------------------------------------------------------------- a barn at its limits */
+
+#define BARN_TRIALS	300
+
+static struct {
+	struct work_struct work;
+	struct node_barn *barn;
+	unsigned long gen, polling, over, finished, bumps, stop;
+} filler;
+
+/*
+ * On CPU 1, for each trial CPU 0 arms: the moment CPU 0 takes an empty
+ * sheaf from a barn whose count of empty ones was at its limit, put it
+ * back at the limit, as other CPUs returning empty sheaves would.  (The
+ * count stands for their sheaves: no machine of the matrix has the CPUs
+ * to fill a barn with ten full and ten empty sheaves at once.)
+ */
+static void fill_barn_meanwhile(struct work_struct *work)
+{
+	unsigned long gen = 0;
+
+	(void)work;
+	while (!__atomic_load_n(&filler.stop, __ATOMIC_ACQUIRE)) {
+		struct node_barn *barn = filler.barn;
+		unsigned long flags;
+
+		if (__atomic_load_n(&filler.gen, __ATOMIC_ACQUIRE) == gen) {
+			cpu_relax();
+			continue;
+		}
+		gen++;
+		__atomic_store_n(&filler.polling, gen, __ATOMIC_RELEASE);
+		while (READ_ONCE(barn->nr_empty) == MAX_EMPTY_SHEAVES &&
+		       __atomic_load_n(&filler.over, __ATOMIC_ACQUIRE) != gen)
+			cpu_relax();
+		if (READ_ONCE(barn->nr_empty) < MAX_EMPTY_SHEAVES) {
+			spin_lock_irqsave(&barn->lock, flags);
+			barn->nr_empty = MAX_EMPTY_SHEAVES;
+			spin_unlock_irqrestore(&barn->lock, flags);
+			filler.bumps++;
+		}
+		__atomic_store_n(&filler.finished, gen, __ATOMIC_RELEASE);
+	}
+}
+
+/* The sheaves on @list of @barn (its lock held). */
+static unsigned int barn_list_length(struct list_head *list)
+{
+	unsigned int n = 0;
+	struct slab_sheaf *sheaf;
+
+	list_for_each_entry(sheaf, list, barn_list)
+		n++;
+	return n;
+}
+
+/*
+ * One trial on CPU 0: main and spare full, one empty sheaf at the barn,
+ * whose counts say it is full of both kinds; one more free must trade or
+ * flush main.  Returns the empty sheaves left on the barn's list (1: the
+ * one it had; 0: lost).
+ */
+static unsigned int barn_trial(struct kunit *test, void **objs, unsigned int cap)
+{
+	struct node_barn *barn = filler.barn;
+	unsigned int left, full_left;
+	unsigned long flags;
+
+	kmem_cache_shrink(own);
+	for (unsigned int i = 0; i < 3 * cap; i++) {
+		objs[i] = kmem_cache_alloc(own, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+	}
+	for (unsigned int i = 0; i < 2 * cap; i++)	/* main and spare full */
+		kmem_cache_free(own, objs[i]);
+	spin_lock_irqsave(&barn->lock, flags);
+	KUNIT_ASSERT_EQ(test, barn_list_length(&barn->sheaves_empty), 1);
+	KUNIT_ASSERT_EQ(test, barn_list_length(&barn->sheaves_full), 0);
+	barn->nr_full = MAX_FULL_SHEAVES;
+	barn->nr_empty = MAX_EMPTY_SHEAVES;
+	spin_unlock_irqrestore(&barn->lock, flags);
+
+	__atomic_fetch_add(&filler.gen, 1, __ATOMIC_ACQ_REL);
+	KUNIT_ASSERT_TRUE(test, wait_for(&filler.polling, filler.gen));
+	kmem_cache_free(own, objs[2 * cap]);	/* main is full, and so is the spare */
+	__atomic_store_n(&filler.over, filler.gen, __ATOMIC_RELEASE);
+	KUNIT_ASSERT_TRUE(test, wait_for(&filler.finished, filler.gen));
+
+	spin_lock_irqsave(&barn->lock, flags);
+	left = barn_list_length(&barn->sheaves_empty);
+	full_left = barn_list_length(&barn->sheaves_full);
+	barn->nr_empty = left;		/* the counts are the lists' again */
+	barn->nr_full = full_left;
+	spin_unlock_irqrestore(&barn->lock, flags);
+	KUNIT_EXPECT_EQ(test, full_left, 0);
+	for (unsigned int i = 2 * cap + 1; i < 3 * cap; i++)
+		kmem_cache_free(own, objs[i]);
+	return left;
+}
+
+/*
+ * free_to_new_sheaf() with main and spare full, and a barn that takes no
+ * more full sheaves: it must flush main and keep the barn's empty sheaf.
+ * It once took the empty sheaf, failed to leave main, and then put the
+ * empty one back with barn_put() without looking at the answer: another
+ * CPU that returned an empty sheaf in between (filling the barn's list)
+ * made the put fail, and the sheaf was lost, neither in the barn nor
+ * freed.  Now the trade is one step under the barn's lock
+ * (barn_replace_full_sheaf(), as Linux's), and takes nothing when it
+ * cannot leave main.
+ */
+static void full_barn_loses_no_sheaf(struct kunit *test)
+{
+	unsigned int cap = own->sheaf_capacity, trials = 0, lost = 0;
+	static void *objs[3 * MAX_SHEAF_CAPACITY];
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	if (!cache_has_sheaves(own))
+		kunit_skip(test, "no sheaves (slab debugging): boot with slab_debug=-");
+	if (CONFIG_KASAN)
+		kunit_skip(test, "KASAN's quarantine keeps the frees from the sheaves");
+	filler = (typeof(filler)){ .barn = &get_node(own, numa_mem_id())->barn };
+	INIT_WORK(&filler.work, fill_barn_meanwhile);
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(1, &filler.work));
+	while (trials < BARN_TRIALS && !lost) {
+		lost += barn_trial(test, objs, cap) == 0;
+		trials++;
+	}
+	__atomic_store_n(&filler.stop, 1, __ATOMIC_RELEASE);
+	flush_work(&filler.work);
+	kunit_info(test, "%u trials, the barn refilled between the steps in %lu", trials,
+		   filler.bumps);
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0, "trial %u lost an empty sheaf", trials);
+}
+
 extern const struct restart_sequence __start_restart_table[], __stop_restart_table[];
 extern const char _text[], _etext[];
 
@@ -558,6 +779,8 @@ static struct kunit_case smp_slab_cases[] = {
 	KUNIT_CASE(all_cpus_allocate_and_free_at_once),
 	KUNIT_CASE(interrupt_handlers_allocate_and_free),
 	KUNIT_CASE(interrupted_sequences_start_again),
+	KUNIT_CASE(sheaves_counted_while_flushed),
+	KUNIT_CASE(full_barn_loses_no_sheaf),
 	{}
 };
 
