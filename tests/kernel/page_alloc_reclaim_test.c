@@ -483,7 +483,7 @@ static void one_page_reclaims_a_cluster_not_the_cache(struct kunit *test)
 			c->nr_blocks += 1UL << o;
 		}
 	}
-	KUNIT_ASSERT_GE(test, c->nr_blocks, 4 * SHRINK_BATCH);
+	KUNIT_ASSERT_GT(test, c->nr_blocks, 2 * SHRINK_BATCH);	/* 6 MiB holds about 500 */
 	scanned = global_vm_event(SLABS_SCANNED);
 	mark();
 	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
@@ -492,6 +492,7 @@ static void one_page_reclaims_a_cluster_not_the_cache(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);
 	KUNIT_EXPECT_GE(test, c->freed, SWAP_CLUSTER_MAX);
 	KUNIT_EXPECT_LE(test, c->freed, 2 * SHRINK_BATCH);
+	KUNIT_EXPECT_GT(test, c->nr_blocks, 0);			/* not the whole cache */
 	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
 }
 
