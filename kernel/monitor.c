@@ -18,6 +18,7 @@
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/workqueue.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/setjmp.h"
@@ -71,12 +72,33 @@ bool monitor_interrupted(void)
 	return interrupted;
 }
 
+/**
+ * monitor_idle - one turn of the prompt's wait for a key: the boot CPU's idle loop
+ *
+ * The boot CPU has no idle loop but this one, so it runs its deferred work
+ * here, as the application processors' cpu_idle() does: another CPU may be
+ * waiting for it with interrupts off (an AP's __GFP_NOFAIL allocation that
+ * needs the pages on this CPU's per-CPU lists asks for them this way).
+ *
+ * Context: the boot CPU at the prompt (or a test standing in for it),
+ * interrupts on, no lock held.
+ */
+void monitor_idle(void)
+{
+	if (deferred_work_pending())
+		run_deferred_work();
+	cpu_relax();
+}
+
 static char next_char(void)
 {
-	char c;
+	int c;
 
-	if (!typeahead_len)
-		return serial_getc();
+	if (!typeahead_len) {
+		while ((c = serial_getc_nowait()) < 0)
+			monitor_idle();
+		return (char)c;
+	}
 	c = typeahead[typeahead_head];
 	typeahead_head = (typeahead_head + 1) % sizeof(typeahead);
 	typeahead_len--;

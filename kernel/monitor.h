@@ -115,4 +115,6 @@ bool monitor_interrupted(void);
 void monitor_run(void);
 int monitor_execute(char *line);
 
+void monitor_idle(void);
+
 #endif

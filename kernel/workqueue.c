@@ -10,8 +10,8 @@
  *
  * schedule_work() (no CPU named) queues on this CPU if it is an application
  * processor, which runs its list when idle; on CPU 0, which runs kmain and
- * has no idle loop, it picks an online AP in turn, and only falls back to
- * CPU 0's own list on a one-CPU machine.
+ * idles only at the monitor's prompt (monitor_idle()), it picks an online
+ * AP in turn, and only falls back to CPU 0's own list on a one-CPU machine.
  */
 #include "kernel/workqueue.h"
 #include "kernel/panic.h"
@@ -162,9 +162,11 @@ static bool pool_busy(unsigned int cpu, const struct work_struct *work, bool or_
 /**
  * flush_work - wait until @work is neither pending nor running
  *
- * If @work is queued on this very CPU, runs this CPU's list to get there.
- * Context: process context; interrupts on (another CPU's list may need an
- * IPI from us, and ours may need running).
+ * While it waits it runs this CPU's list: @work may be queued here, and a
+ * work item on another CPU may itself wait for something queued here (an
+ * AP that needs this CPU's per-CPU pages drained, with interrupts off).
+ * Context: process context, no lock held; interrupts on (another CPU's
+ * list may need an IPI from us, and ours may need running).
  * Return: true if it had to wait, false if @work was already idle.
  */
 bool flush_work(struct work_struct *work)
@@ -177,7 +179,7 @@ bool flush_work(struct work_struct *work)
 		if (!work_pending(work) && (cpu < 0 || !pool_busy(cpu, work, false)))
 			return waited;
 		waited = true;
-		if (cpu == (int)smp_processor_id())
+		if (deferred_work_pending())
 			run_deferred_work();
 		cpu_relax();
 	}

@@ -15,8 +15,10 @@
  * cleared just before its function runs, so the function may requeue it.
  * This kernel has no kernel threads: each application processor runs its
  * list from its idle loop, with interrupts on; CPU 0 (busy running kmain)
- * runs its list when something waits in flush_work() or calls
- * run_deferred_work().  That is what vfree() from an interrupt needs.
+ * runs its list at the monitor's prompt while it waits for a key
+ * (monitor_idle()), while it waits in flush_work(), and when something
+ * calls run_deferred_work().  That is what vfree() from an interrupt needs,
+ * and an AP that waits for CPU 0 with interrupts off.
  */
 #ifndef KERNEL_WORKQUEUE_H
 #define KERNEL_WORKQUEUE_H

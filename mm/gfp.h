@@ -104,13 +104,23 @@ static inline bool gfpflags_allow_blocking(gfp_t gfp)
  * nest: restore gives back what its save found.  current_gfp_context()
  * applies them; the page allocator does so in its slow path only (the
  * fast path never reclaims), vmalloc for its page tables.  One bit per
- * scope: another (Linux's PF_MEMALLOC) fits beside them.
+ * scope.
+ *
+ * The third is Linux's PF_MEMALLOC, set by memalloc_noreclaim_save():
+ * reclaim, the shrinkers it calls and the OOM killer run under it.  An
+ * allocation made there may go below the watermarks (ALLOC_NO_WATERMARKS:
+ * reclaim needs memory to free memory) and never reclaims nor calls the
+ * OOM killer: reclaim inside reclaim would wait for the locks its own CPU
+ * holds, or for the OOM lock held by a CPU waiting for those.  If the
+ * reserves are gone too, it fails (__GFP_NOFAIL: waits for memory).
  */
 #define PF_MEMALLOC_NOFS	0x1u	/* no __GFP_FS */
 #define PF_MEMALLOC_NOIO	0x2u	/* no __GFP_IO, hence no __GFP_FS either */
+#define PF_MEMALLOC		0x4u	/* in reclaim: reserves, no reclaim, no OOM killer */
 
 unsigned int memalloc_flags_save(unsigned int flags);
 void memalloc_flags_restore(unsigned int flags);
+unsigned int current_memalloc_flags(void);
 gfp_t current_gfp_context(gfp_t gfp);
 
 /** memalloc_nofs_save - no __GFP_FS for this CPU's allocations until restored; Return: for it */
@@ -133,6 +143,18 @@ static inline unsigned int memalloc_noio_save(void)
 
 /** memalloc_noio_restore - end the scope that memalloc_noio_save() returned @flags for */
 static inline void memalloc_noio_restore(unsigned int flags)
+{
+	memalloc_flags_restore(flags);
+}
+
+/** memalloc_noreclaim_save - PF_MEMALLOC for this CPU until restored; Return: for the restore */
+static inline unsigned int memalloc_noreclaim_save(void)
+{
+	return memalloc_flags_save(PF_MEMALLOC);
+}
+
+/** memalloc_noreclaim_restore - end the scope memalloc_noreclaim_save() returned @flags for */
+static inline void memalloc_noreclaim_restore(unsigned int flags)
 {
 	memalloc_flags_restore(flags);
 }

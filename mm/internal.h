@@ -16,10 +16,6 @@
 #define ALLOC_HIGH		0x08u	/* __GFP_HIGH: half the min reserve */
 #define ALLOC_HARDER		0x10u	/* GFP_ATOMIC: another quarter */
 
-/* How hard reclaim tries (mm/vmscan.c) */
-#define RECLAIM_LIGHT		1	/* one batch from each shrinker */
-#define RECLAIM_FULL		0	/* everything the shrinkers can give */
-
 /* mm/page_alloc.c */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order);
 extern unsigned int alloc_checked_order;	/* set by mm/fault_inject.c */

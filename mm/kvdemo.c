@@ -10,9 +10,9 @@
  *
  * does not fall back at all for small orders.  kmalloc() of 32 KiB is an
  * order-3 page allocation, and the page allocator does not fail those
- * under GFP_KERNEL while it can reclaim or kill: it empties caches, then
- * calls the OOM killer, which kills a victim, whose freed memory makes
- * the order-3 block.  vmalloc(), which needs no contiguous pages, never
+ * under GFP_KERNEL while it can reclaim or kill: it reclaims from caches,
+ * round after round, then calls the OOM killer, which kills a victim,
+ * whose freed memory makes the order-3 block.  vmalloc(), which needs no contiguous pages, never
  * runs.  kvmalloc() asks the slab gently instead and falls back at once.
  *
  * To show it, kvdemo builds a state where that happens, every time:
@@ -218,11 +218,11 @@ int kvdemo_setup(struct kvdemo *d)
 	INIT_LIST_HEAD(&d->victim_blocks);
 	INIT_LIST_HEAD(&d->cache);
 	/* Empty slabs first: freed during a run, they could make an order-3 block. */
-	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
+	drop_slab();
 	drain_all_pages();
 	free = nr_free_pages();
 	d->victim_blocks_wanted = max(free / 128 / GROUP, (unsigned long)KVDEMO_MIN_VICTIM_BLOCKS);
-	/* two reclaim batches at least: one light pass must not empty it (small machines) */
+	/* two reclaim batches at least: one reclaim round must not empty it (small machines) */
 	d->cache_wanted = max(free / 16, (unsigned long)KVDEMO_MIN_CACHE);
 	if (!take_victim_blocks(d, GFP_KERNEL | __GFP_NORETRY))
 		goto fail;
@@ -529,11 +529,14 @@ static int cmd_kvdemo(int argc, char **argv)
 		kvdemo_run(&d, i, 32 << 10, &r[i]);
 	}
 	print_table(r);
-	printk("   noretry (Linux 4.12-6.15, the default here): one light reclaim pass,\n"
-	       "   then vmalloc.  nodirect (Linux 6.16): no reclaim at all, then vmalloc.\n"
-	       "   naive: kmalloc() never gave up: it emptied the cache, then the OOM killer\n"
-	       "   killed the victim for an order-3 block; the vmalloc fallback never ran.\n"
-	       "   (Cycles are wall-clock time, which under QEMU varies from run to run;\n"
+	printk("   noretry (Linux 4.12-6.15, the default here): one reclaim round (it\n"
+	       "   aims at 32 pages, at rising priority), then vmalloc.  nodirect (Linux\n"
+	       "   6.16): no reclaim at all, then vmalloc.\n"
+	       "   naive: kmalloc() never gave up: round after round reclaimed single\n"
+	       "   pages that can never make an order-3 block, until its retries ran out;\n"
+	       "   then the OOM killer killed the victim for one.  The vmalloc fallback\n"
+	       "   never ran.\n");
+	printk("   (Cycles are wall-clock time, which under QEMU varies from run to run;\n"
 	       "   make bench counts each policy's instructions exactly.)\n");
 
 	/* The same state, but nothing to kill or reclaim: the RFC's test must not hurt anyone. */

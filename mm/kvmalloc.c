@@ -14,7 +14,7 @@
  *                                  never runs and an innocent victim dies
  *                                  for memory vmalloc() had at hand;
  *   kvmalloc(size, GFP_KERNEL)     asks the slab with __GFP_NORETRY (one
- *                                  light reclaim pass, never the OOM
+ *                                  reclaim round, never the OOM
  *                                  killer) and __GFP_NOWARN, then vmalloc().
  *
  * That rule, kmalloc_gfp_adjust() in Linux, is kvmalloc_slab_flags() here,
@@ -103,8 +103,8 @@ void kvmalloc_set_policy(enum kvmalloc_policy policy)
  * At most a page, or under KVMALLOC_NAIVE: @flags as they are.  Above a
  * page: never a warning (a failure here is expected and handled) and never
  * __GFP_NOFAIL (vmalloc() is the way not to fail); and, unless the caller
- * asked for __GFP_RETRY_MAYFAIL, either __GFP_NORETRY (one light reclaim
- * pass, no OOM killer) or, under KVMALLOC_NODIRECT, no direct reclaim at all.
+ * asked for __GFP_RETRY_MAYFAIL, either __GFP_NORETRY (one reclaim
+ * round, no OOM killer) or, under KVMALLOC_NODIRECT, no direct reclaim at all.
  * Context: any.  Return: the flags.
  */
 gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy)

@@ -4,7 +4,7 @@
  *
  * kvmalloc(size, flags) asks the slab allocator first, and for more than a
  * page it asks gently (__GFP_NORETRY | __GFP_NOWARN, no __GFP_NOFAIL): one
- * light reclaim pass at most and never the OOM killer, because vmalloc()
+ * reclaim round at most and never the OOM killer, because vmalloc()
  * can do the job without physically contiguous pages.  Only then does it
  * fall back to vmalloc().  kvfree() frees either kind.  The story of why
  * (and of the naive fallback it replaced) is in docs/kvmalloc.md; the

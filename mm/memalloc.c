@@ -38,6 +38,17 @@ void memalloc_flags_restore(unsigned int flags)
 }
 
 /**
+ * current_memalloc_flags - this CPU's scope marks (PF_MEMALLOC_*, PF_MEMALLOC)
+ *
+ * Linux reads them in current->flags.
+ * Context: any.
+ */
+unsigned int current_memalloc_flags(void)
+{
+	return this_cpu_read(memalloc_flags);
+}
+
+/**
  * current_gfp_context - @gfp as the scopes of this CPU allow it
  *
  * Linux's: within memalloc_noio_save() both __GFP_IO and __GFP_FS go,

@@ -8,6 +8,9 @@
  * kill() and unregisters it.  Tests register victims to prove that an
  * order-0 GFP_KERNEL allocation invokes the killer and __GFP_NORETRY does not.
  *
+ * kill() runs under PF_MEMALLOC (mm/gfp.h): it may allocate, from the
+ * reserves if need be, and that allocation never reclaims nor kills again.
+ *
  * One kill at a time: the page allocator takes oom_lock (Linux's oom_lock
  * mutex) with a trylock before it calls out_of_memory(); a CPU that finds
  * it taken waits for the kill in progress and retries its allocation,

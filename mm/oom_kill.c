@@ -107,6 +107,18 @@ static struct oom_victim *select_bad_victim(unsigned long *points)
 	return chosen;
 }
 
+/* Is any victim registered? */
+static bool victims_left(void)
+{
+	unsigned long flags;
+	bool any;
+
+	spin_lock_irqsave(&victims_lock, flags);
+	any = !list_empty(&victims);
+	spin_unlock_irqrestore(&victims_lock, flags);
+	return any;
+}
+
 /**
  * out_of_memory - kill the largest registered victim
  * @gfp: the allocation that failed
@@ -114,15 +126,26 @@ static struct oom_victim *select_bad_victim(unsigned long *points)
  *
  * Context: the page allocator's slow path, holding oom_lock (so one kill
  * happens at a time), interrupts on.
- * Return: true if a victim was killed (memory should now be free), false
- * if there was nothing to kill.
+ * Return: true if a victim was killed (memory should now be free), or
+ * for !__GFP_FS if one could be (retry: see above); false if there was
+ * nothing to kill.
  */
 bool out_of_memory(gfp_t gfp, unsigned int order)
 {
 	struct oom_victim *victim;
 	unsigned long points;
+	unsigned int noreclaim;
 	char mode[128];
 
+	/*
+	 * The OOM killer does not make up for reclaim that could not enter
+	 * the filesystem (Linux 6.12): no kill for !__GFP_FS, yet "progress",
+	 * so that a small GFP_NOFS or GFP_NOIO allocation retries ("too small
+	 * to fail") while a victim is left that could yet be killed.  With
+	 * none, the report below says so and the allocation fails.
+	 */
+	if (!(gfp & __GFP_FS) && victims_left())
+		return true;
 	format_gfp(mode, sizeof(mode), gfp);
 	pr_warn("kmem invoked oom-killer: gfp_mask=%#x(%s), order=%u\n", gfp, mode, order);
 	show_free_areas();
@@ -134,7 +157,14 @@ bool out_of_memory(gfp_t gfp, unsigned int order)
 	pr_err("Out of memory: Killed victim '%s' holding %lu pages (%lukB)\n",
 	       victim->name, points, points * (PAGE_SIZE / 1024));
 	WRITE_ONCE(oom_killer_cpu, (int)smp_processor_id());
+	/*
+	 * kill() may allocate (to free its memory): under PF_MEMALLOC, from
+	 * the reserves, never reclaiming (another CPU may hold the shrinker
+	 * lock and be waiting for oom_lock, which we hold) nor killing again.
+	 */
+	noreclaim = memalloc_noreclaim_save();
 	victim->kill(victim);
+	memalloc_noreclaim_restore(noreclaim);
 	WRITE_ONCE(oom_killer_cpu, -1);
 	count_vm_event(OOM_KILL);
 	pr_info("oom_reaper: reaped victim '%s', now %lu pages free\n", victim->name,

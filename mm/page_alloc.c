@@ -374,6 +374,16 @@ static enum zone_type gfp_zone(gfp_t gfp)
 	return ZONE_NORMAL;
 }
 
+/*
+ * Is this CPU in reclaim or the OOM killer (PF_MEMALLOC, mm/gfp.h)?  Not
+ * for an interrupt handler that interrupted it: the handler's allocation
+ * does not help reclaim along, and gets no reserve for it (as in Linux).
+ */
+static bool in_memalloc_scope(void)
+{
+	return (current_memalloc_flags() & PF_MEMALLOC) && !in_interrupt();
+}
+
 static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 {
 	unsigned int flags = ALLOC_WMARK_MIN;
@@ -386,7 +396,8 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 	 */
 	if ((gfp & __GFP_HIGH) && !(gfp & (__GFP_DIRECT_RECLAIM | __GFP_NOMEMALLOC)))
 		flags |= ALLOC_HARDER;
-	if ((gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
+	/* __GFP_MEMALLOC, or reclaim itself: it needs memory to free memory */
+	if (((gfp & __GFP_MEMALLOC) || in_memalloc_scope()) && !(gfp & __GFP_NOMEMALLOC))
 		flags |= ALLOC_NO_WATERMARKS;
 	return flags;
 }
@@ -476,9 +487,9 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 }
 
 /*
- * __GFP_NOFAIL without __GFP_DIRECT_RECLAIM: the caller may not wait, so
- * nothing can be reclaimed, yet NULL is not allowed (Linux warns that this
- * combination is unsupported, and so do we, once).  Take the last reserve;
+ * __GFP_NOFAIL without __GFP_DIRECT_RECLAIM, or in reclaim itself
+ * (PF_MEMALLOC): nothing can be reclaimed, yet NULL is not allowed (Linux
+ * warns that either is unsupported, and so do we, once).  Take the last reserve;
  * pages sitting on other CPUs' per-CPU lists are free too, so have them
  * drained before spinning until another CPU frees something.
  */
@@ -486,7 +497,8 @@ static struct page *nofail_without_reclaim(gfp_t gfp, unsigned int order, int ni
 {
 	struct page *page;
 
-	WARN_ONCE(1, "page_alloc: __GFP_NOFAIL without __GFP_DIRECT_RECLAIM (mode:%#x)\n", gfp);
+	WARN_ONCE(1, "page_alloc: __GFP_NOFAIL where it may not reclaim (mode:%#x%s)\n", gfp,
+		  in_memalloc_scope() ? ", PF_MEMALLOC" : "");
 	for (bool drained = false;; drained = true) {
 		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS, nid);
 		if (page)
@@ -498,9 +510,10 @@ static struct page *nofail_without_reclaim(gfp_t gfp, unsigned int order, int ni
 }
 
 /*
- * May the OOM killer run for this allocation?  Linux's rules
- * (__alloc_pages_may_oom() and out_of_memory()), one by one.  Each "no"
- * means the allocation fails once reclaim stops helping.
+ * May the OOM killer be asked for this allocation?  Linux's rules
+ * (__alloc_pages_may_oom()), one by one.  Each "no" means the allocation
+ * fails once reclaim stops helping.  Without __GFP_FS (GFP_NOFS, GFP_NOIO)
+ * it is asked, and kills nobody: out_of_memory() says so.
  */
 static bool oom_allowed(gfp_t gfp, unsigned int order)
 {
@@ -512,8 +525,6 @@ static bool oom_allowed(gfp_t gfp, unsigned int order)
 		return false;	/* a kill may free memory on the wrong node */
 	if (gfp_zone(gfp) < ZONE_NORMAL)
 		return false;	/* no kills for DMA or DMA32 memory ("lowmem") */
-	if (!(gfp & __GFP_FS))
-		return false;	/* GFP_NOFS, GFP_NOIO: reclaim was limited, so is blame */
 	return true;
 }
 
@@ -521,25 +532,22 @@ static bool oom_allowed(gfp_t gfp, unsigned int order)
  * The OOM killer, one CPU at a time (Linux's __alloc_pages_may_oom()).
  * Returns a page if one turned up, else NULL with *@progress telling the
  * caller whether retrying makes sense: a victim was killed, or another CPU
- * was killing one (we waited for it to finish; its victim's memory is free).
+ * was killing one (we waited for it to finish; its victim's memory is free),
+ * or the allocation is too small to fail (out_of_memory() for !__GFP_FS).
  */
 static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid,
 					  bool *progress)
 {
-	static int oom_owner = -1;	/* the CPU holding oom_lock */
 	struct page *page;
 
 	*progress = false;
+	/* Never the holder's own CPU: kill() runs under PF_MEMALLOC, which stops before here. */
 	if (!spin_trylock(&oom_lock)) {
-		/* A victim's kill() allocating for itself must not wait for itself. */
-		if (READ_ONCE(oom_owner) == (int)smp_processor_id())
-			return NULL;
 		while (spin_is_locked(&oom_lock))
 			cpu_relax();
 		*progress = true;
 		return NULL;
 	}
-	WRITE_ONCE(oom_owner, (int)smp_processor_id());
 	/*
 	 * A kill that finished on another CPU just before we took the lock
 	 * may have freed enough: look again, at the high watermark, so that
@@ -548,7 +556,6 @@ static struct page *__alloc_pages_may_oom(gfp_t gfp, unsigned int order, int nid
 	page = get_page_from_freelist(gfp, order, ALLOC_WMARK_HIGH, nid);
 	if (!page)
 		*progress = out_of_memory(gfp, order);
-	WRITE_ONCE(oom_owner, -1);
 	spin_unlock(&oom_lock);
 	return page;
 }
@@ -610,21 +617,22 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		return page;
 	if (!(gfp & __GFP_DIRECT_RECLAIM))
 		goto nofail_or_fail;	/* GFP_ATOMIC, GFP_NOWAIT: never reclaim or wait */
+	if (in_memalloc_scope())
+		goto nofail_or_fail;	/* in reclaim or the OOM killer: no recursion */
 
 	for (;;) {
-		/* Direct reclaim: one light pass for __GFP_NORETRY, else all caches can give. */
-		bool light = gfp & __GFP_NORETRY;
 		bool progress;
 		unsigned long freed;
 
+		/* Direct reclaim: SWAP_CLUSTER_MAX pages, at rising cost (mm/vmscan.c). */
 		count_vm_event(ALLOCSTALL);
-		freed = shrink_all_caches(gfp, nid, light ? RECLAIM_LIGHT : RECLAIM_FULL);
+		freed = try_to_free_pages(gfp, nid);
 		drain_all_pages();
 		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 		if (page)
 			return page;
-		if (light && !nofail)
-			goto fail;		/* fail fast, never the OOM killer */
+		if ((gfp & __GFP_NORETRY) && !nofail)
+			goto fail;		/* one round, never the OOM killer */
 		if (should_reclaim_retry(gfp, order, freed, &rounds_with_progress))
 			continue;		/* reclaim is helping: try again */
 		/* Reclaim stopped helping. */
@@ -633,9 +641,15 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 			page = __alloc_pages_may_oom(gfp, order, nid, &progress);
 			if (page)
 				return page;
-			if (progress)
-				continue;	/* a victim freed its memory */
+			if (!progress)
+				goto no_progress;
+			/* A victim freed memory (or too small to fail): look, then reclaim */
+			page = get_page_from_freelist(gfp, order, alloc_flags, nid);
+			if (page)
+				return page;
+			continue;
 		}
+no_progress:
 		if (!nofail)
 			goto fail;		/* nothing left to reclaim or kill */
 		/* __GFP_NOFAIL: dig into the last reserve, then keep trying. */

@@ -25,6 +25,9 @@
 #define SHRINK_STOP	(~0UL)
 #define SHRINK_EMPTY	(~0UL - 1)
 #define DEFAULT_SEEKS	2
+#define SHRINK_BATCH	128	/* objects per scan_objects() call unless the shrinker says */
+#define SWAP_CLUSTER_MAX 32UL	/* pages one direct reclaim round aims at (Linux's) */
+#define DEF_PRIORITY	12	/* a reclaim round's first priority: 1/4096 of each cache */
 
 /* shrinker_alloc()'s flags: accepted, and meaningless here (no memory cgroups; sc->nid is always set) */
 #define SHRINKER_NUMA_AWARE	(1U << 2)
@@ -41,10 +44,11 @@ struct shrinker {
 	unsigned long (*count_objects)(struct shrinker *s, struct shrink_control *sc);
 	unsigned long (*scan_objects)(struct shrinker *s, struct shrink_control *sc);
 	long batch;			/* objects per scan_objects call; 0 = 128 */
-	int seeks;			/* cost to recreate an object (unused here) */
+	int seeks;			/* cost to recreate an object: 0 or DEFAULT_SEEKS */
 	void *private_data;
 	/* private to mm/vmscan.c */
 	char name[32];			/* register_shrinker()'s, for reports */
+	unsigned long nr_deferred;	/* scan work earlier passes left undone */
 	struct list_head list;
 	bool registered;		/* for shrinker_free() */
 };
@@ -72,6 +76,8 @@ struct shrinker *shrinker_alloc(unsigned int flags, const char *fmt, ...) __prin
 void shrinker_register(struct shrinker *shrinker);
 void shrinker_free(struct shrinker *shrinker);
 
-unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority);
+unsigned long shrink_slab(gfp_t gfp, int nid, int priority);
+unsigned long try_to_free_pages(gfp_t gfp, int nid);
+void drop_slab(void);
 
 #endif

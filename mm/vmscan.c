@@ -2,12 +2,23 @@
  * mm/vmscan.c - reclaim: asking the registered shrinkers for memory back.
  *
  * Linux's vmscan.c also evicts page cache and swaps; this kernel has only
- * caches that registered a shrinker.  A reclaim pass asks each of them how
- * much it holds (count_objects) and to free some (scan_objects):
- *   RECLAIM_LIGHT  one batch from each (what __GFP_NORETRY gets);
- *   RECLAIM_FULL   batch after batch until the shrinker is empty or stops.
- * The number of objects freed tells the allocator whether reclaim "made
- * progress", which decides between retrying and the OOM killer.
+ * caches that registered a shrinker.  Each is asked how much it holds
+ * (count_objects) and to free some (scan_objects), in Linux 6.12's
+ * proportions (do_shrink_slab()):
+ *
+ *	to scan = (freeable >> priority) * 4 / seeks	(seeks 0: freeable / 2)
+ *
+ * plus what earlier passes left undone (nr_deferred), at most twice what
+ * it holds.  A direct reclaim round, try_to_free_pages(), aims at
+ * SWAP_CLUSTER_MAX (32) objects: it starts at DEF_PRIORITY (12), a
+ * 4096th of every cache, and halves the priority only while the target is
+ * missed, down to 0, where every cache is scanned whole (with seeks of
+ * 2, DEFAULT_SEEKS, it is asked for twice what it holds).  So one page
+ * costs a batch or so of a big cache, not the cache; and a round that
+ * frees nothing has looked at everything.  The number freed tells the
+ * allocator whether reclaim "made progress", which decides between
+ * retrying and the OOM killer.  Every cache here frees a page per object
+ * (the slab's counts its pages): Linux counts pages toward the target.
  */
 #include "mm/internal.h"
 #include "mm/vmstat.h"
@@ -16,11 +27,8 @@
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
-#define SHRINK_BATCH	128
-
 static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);
-static DEFINE_PER_CPU(bool, in_reclaim);	/* this CPU is running shrinkers */
 
 /* Name @shrinker by @fmt and @args, cut to its field; an empty name reads "unnamed". */
 void name_shrinker(struct shrinker *shrinker, const char *fmt, va_list args)
@@ -126,63 +134,75 @@ void unregister_shrinker(struct shrinker *shrinker)
 }
 
 /*
- * Ask one shrinker; return how many objects it freed.  A full pass scans
- * at most what count_objects() reported at its start: the count may be an
- * estimate that does not drop as objects are freed (Linux allows that),
- * and re-reading it could keep the pass going forever.
+ * Ask one shrinker for its share at @priority (Linux 6.12's
+ * do_shrink_slab()); return how many objects it freed.  The share is
+ * capped at twice what count_objects() reported, so a pass ends even if a
+ * shrinker's count never drops (an estimate, which Linux allows).  Less
+ * than a batch is left for a later pass (nr_deferred), unless the share
+ * is the whole cache: a small cache must still be emptied when memory is
+ * tight.  Each call uses up what the shrinker says it scanned (its
+ * nr_scanned), never less than the batch it was given.  Called under
+ * shrinker_lock.
  */
 static unsigned long do_shrink(struct shrinker *s, gfp_t gfp, int nid, int priority)
 {
 	struct shrink_control sc = { .gfp_mask = gfp, .nid = nid };
 	unsigned long batch = s->batch > 0 ? (unsigned long)s->batch : SHRINK_BATCH;
-	unsigned long to_scan = s->count_objects(s, &sc), freed = 0;
+	unsigned long freeable = s->count_objects(s, &sc), deferred, delta, total_scan;
+	unsigned long freed = 0, scanned = 0;
 
-	if (!to_scan || to_scan == SHRINK_EMPTY)
+	if (!freeable || freeable == SHRINK_EMPTY)
 		return 0;
-	/*
-	 * Scan at most what the cache held when the pass started (Linux's
-	 * total_scan): a pass ends even if a shrinker's count never drops.
-	 * The budget is kept here, not in @sc: a shrinker may count
-	 * sc.nr_to_scan down as it works.  Each call uses up what the
-	 * shrinker says it scanned (Linux's nr_scanned), and never less than
-	 * the batch it was given.
-	 */
-	while (to_scan) {
-		unsigned long this_batch = min(to_scan, batch), got;
+	deferred = s->nr_deferred;
+	s->nr_deferred = 0;
+	if (s->seeks)
+		delta = (freeable >> priority) * 4 / (unsigned int)s->seeks;
+	else
+		delta = freeable / 2;	/* free to recreate: trimmed hard */
+	total_scan = min((deferred >> priority) + delta, 2 * freeable);
 
-		sc.nr_to_scan = this_batch;
-		sc.nr_scanned = this_batch;
+	while (total_scan >= batch || total_scan >= freeable) {
+		unsigned long nr_to_scan = min(batch, total_scan), got;
+
+		sc.nr_to_scan = nr_to_scan;
+		sc.nr_scanned = nr_to_scan;
 		got = s->scan_objects(s, &sc);
-		count_vm_events(SLABS_SCANNED, sc.nr_scanned);
 		if (got == SHRINK_STOP)
 			break;
 		freed += got;
-		to_scan -= min(to_scan, max(sc.nr_scanned, this_batch));
-		if (priority == RECLAIM_LIGHT || !got)
-			break;
+		count_vm_events(SLABS_SCANNED, sc.nr_scanned);
+		/* never less than the batch asked: a pass must end */
+		nr_to_scan = max(sc.nr_scanned, nr_to_scan);
+		total_scan -= min(total_scan, nr_to_scan);
+		scanned += nr_to_scan;
 	}
+	/* New work not done is left for later; old work done is not. */
+	s->nr_deferred = min(deferred + delta > scanned ? deferred + delta - scanned : 0,
+			     2 * freeable);
 	return freed;
 }
 
 /**
- * shrink_all_caches - one reclaim pass over every registered shrinker
+ * shrink_slab - one pass over every registered shrinker at @priority
  * @gfp: the allocation that needs memory (passed on in shrink_control)
  * @nid: its node
- * @priority: RECLAIM_LIGHT or RECLAIM_FULL
+ * @priority: DEF_PRIORITY (a 4096th of each cache) down to 0 (all of it)
+ *
+ * The shrinkers run under PF_MEMALLOC (memalloc_noreclaim_save()), as
+ * Linux's reclaim does: one may allocate, from the reserves if need be,
+ * and that allocation never reclaims (it would wait for the lock its own
+ * CPU holds) nor calls the OOM killer.
  *
  * Context: may sleep in the sense of GFP_KERNEL (shrinkers may free a lot);
- * shrinkers must not register or unregister shrinkers.  A shrinker may
- * allocate memory: that allocation does not reclaim (reclaim inside reclaim
- * would wait for the lock its own CPU holds; Linux uses PF_MEMALLOC).
+ * not from a shrinker; shrinkers must not register or unregister shrinkers.
  * Return: the number of objects freed, in total.
  */
-unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority)
+unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
 {
+	unsigned int noreclaim = memalloc_noreclaim_save();
 	struct shrinker *s;
 	unsigned long freed = 0;
 
-	if (this_cpu_read(in_reclaim))
-		return 0;
 	/*
 	 * Interrupts stay on: a shrinker may free pages and so wait for other
 	 * CPUs (drain_all_pages(), TLB shootdowns), and a CPU waiting here for
@@ -190,10 +210,58 @@ unsigned long shrink_all_caches(gfp_t gfp, int nid, int priority)
 	 * this lock.
 	 */
 	spin_lock(&shrinker_lock);
-	this_cpu_write(in_reclaim, true);
 	list_for_each_entry(s, &shrinker_list, list)
 		freed += do_shrink(s, gfp, nid, priority);
-	this_cpu_write(in_reclaim, false);
 	spin_unlock(&shrinker_lock);
+	memalloc_noreclaim_restore(noreclaim);
 	return freed;
+}
+
+/**
+ * try_to_free_pages - one direct reclaim round for an allocation that found no memory
+ * @gfp: the allocation's flags
+ * @nid: its node
+ *
+ * As Linux 6.12's do_try_to_free_pages(): shrink_slab() at DEF_PRIORITY,
+ * then at each lower priority while fewer than SWAP_CLUSTER_MAX objects
+ * were freed, down to 0.  The shrinkers run under PF_MEMALLOC, as in
+ * Linux's __perform_reclaim(): shrink_slab() sets it, for drop_slab() too.
+ *
+ * Context: as shrink_slab().
+ * Return: the number of objects freed (0: every cache was scanned whole
+ * and gave nothing).
+ */
+unsigned long try_to_free_pages(gfp_t gfp, int nid)
+{
+	unsigned long freed = 0;
+
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		freed += shrink_slab(gfp, nid, priority);
+		if (freed >= SWAP_CLUSTER_MAX)
+			break;
+	}
+	return freed;
+}
+
+/**
+ * drop_slab - give back everything the shrinkers can, as Linux's
+ * "echo 2 > /proc/sys/vm/drop_caches"
+ *
+ * Passes at priority 0 on every node, again while a pass frees more than
+ * 2, then 4, 8, ... objects (Linux's rule: a cache that always finds
+ * something to free cannot keep it going for ever).
+ * Context: may sleep.
+ */
+void drop_slab(void)
+{
+	unsigned long freed;
+	int shift = 0;
+
+	do {
+		int nid;
+
+		freed = 0;
+		for_each_online_node(nid)
+			freed += shrink_slab(GFP_KERNEL, nid, 0);
+	} while ((freed >> shift++) > 1);
 }

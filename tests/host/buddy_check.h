@@ -101,6 +101,7 @@ struct bmodel {
 	unsigned long live_pages;	/* sum of live blocks' pages */
 	unsigned long pages_freed;	/* by the model, ever (reclaim included) */
 	unsigned long cache_blocks, victim_pages;
+	unsigned long cache_reclaimed;	/* blocks the shrinker gave back, ever */
 	u64 next_tag;
 	struct shrinker shrinker;
 	struct oom_victim victim;

@@ -850,6 +850,7 @@ static void fill_machine(struct held *rest, struct test_victim *victim, unsigned
 		cache->shrinker.count_objects = cache_count;
 		cache->shrinker.scan_objects = cache_scan;
 		cache->shrinker.batch = 16;
+		cache->shrinker.seeks = DEFAULT_SEEKS;
 		for (unsigned long i = 0; i < cache_pages; i++)
 			hold(&cache->h, alloc_pages(gfp, 0), 0);
 		register_shrinker(&cache->shrinker, "test-cache");
@@ -922,7 +923,7 @@ BUDDY_TEST(retry_noretry_does_not_kill)
 	CHECK(alloc_pages(GFP_KERNEL | __GFP_NORETRY, 0) == NULL);
 	CHECK(!victim.killed);
 	CHECK(ev(OOM_KILL) == 0);
-	CHECK(ev(ALLOCSTALL) == stalls + 1);		/* one light reclaim pass */
+	CHECK(ev(ALLOCSTALL) == stalls + 1);		/* one reclaim round */
 	CHECK(ev(PGALLOC_NORETRY_FAIL) == 1);
 	CHECK(log_has(pos, "page allocation failure: order:0, mode:0x10cc0(GFP_KERNEL|__GFP_NORETRY)"));
 	CHECK(!log_has(pos, "oom-killer"));
@@ -974,34 +975,41 @@ BUDDY_TEST(retry_shrinker_is_asked_before_the_oom_killer)
 	struct held rest = { 0 };
 	struct test_victim victim;
 	struct test_cache cache;
+	unsigned long stalls = ev(ALLOCSTALL);
 	struct page *page;
 
 	fill_machine(&rest, &victim, 1024, &cache, 1024);
 	page = alloc_pages(GFP_KERNEL, 0);
 	CHECK(page != NULL);
 	CHECK(!victim.killed);
-	CHECK(cache.h.n == 0);		/* a full pass takes everything the cache has */
-	CHECK(ev(SLABS_SCANNED) >= 1024);
+	/*
+	 * Each round aims at SWAP_CLUSTER_MAX (32), Linux's priorities: the
+	 * first, nothing to scan down to priority 8 (1024 >> 8 = 4, times 4 /
+	 * seeks: 8, under a batch of 16), one batch at 7, one at 6.  A few
+	 * rounds, until the min watermark is met: never the whole cache.
+	 */
+	CHECK(1024 - cache.h.n >= SWAP_CLUSTER_MAX * (ev(ALLOCSTALL) - stalls));
+	CHECK(ev(SLABS_SCANNED) == 1024 - cache.h.n);
+	CHECK(cache.h.n > 1024 / 2);
 	if (page)
 		hold(&rest, page, 0);
 	unfill_machine(&rest, &victim, &cache);
 }
 
-BUDDY_TEST(retry_noretry_gets_one_light_reclaim_pass)
+BUDDY_TEST(retry_noretry_gets_one_reclaim_round)
 {
 	struct held rest = { 0 };
 	struct test_cache cache;
-	struct page *page;
+	unsigned long stalls = ev(ALLOCSTALL);
 
-	/* 16 pages (one batch) are not enough to get above the min watermark */
-	fill_machine(&rest, NULL, 0, &cache, 1024);
+	/* fake objects: "freed", no page; the round stops at 32 of them (priority 6) */
+	fill_machine(&rest, NULL, 0, &cache, 0);
+	cache.fake_progress = 1000;
 	CHECK(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0) == NULL);
-	CHECK(cache.scans == 1 && cache.h.n == 1024 - 16);
-	/* the cache's pages are back, but below min: GFP_KERNEL reclaims fully and succeeds */
-	page = alloc_pages(GFP_KERNEL, 0);
-	CHECK(page != NULL && cache.h.n == 0);
-	if (page)
-		hold(&rest, page, 0);
+	CHECK(ev(ALLOCSTALL) == stalls + 1);
+	CHECK(cache.scans == 1000 - cache.fake_progress && cache.scans >= SWAP_CLUSTER_MAX);
+	CHECK(cache.fake_progress > 1000 / 2);		/* not all of them */
+	cache.fake_progress = 0;
 	unfill_machine(&rest, NULL, &cache);
 }
 
@@ -1065,8 +1073,11 @@ BUDDY_TEST(retry_a_reclaim_pass_ends_even_if_the_shrinker_never_empties)
 	CHECK(alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0) == NULL);
 	CHECK(lying_scans <= 100000);
 	CHECK(ev(ALLOCSTALL) - stalls > 1 && ev(ALLOCSTALL) - stalls <= 32);
-	/* each pass scans what the shrinker had when the pass began: 100 objects, 10 at a time */
-	CHECK(lying_scans == (ev(ALLOCSTALL) - stalls) * 10);
+	/*
+	 * seeks 0: each pass asks for half of what is counted (Linux's
+	 * freeable / 2), 50 objects, 10 at a time, which is a round's 32
+	 */
+	CHECK(lying_scans == (ev(ALLOCSTALL) - stalls) * 5);
 	unregister_shrinker(&lying);
 	unfill_machine(&rest, NULL, NULL);
 }
@@ -1093,13 +1104,14 @@ static unsigned long countdown_scan(struct shrinker *s, struct shrink_control *s
 BUDDY_TEST(retry_a_shrinker_counting_nr_to_scan_down_does_not_stretch_the_pass)
 {
 	struct shrinker countdown = { .count_objects = countdown_count,
-				      .scan_objects = countdown_scan, .batch = 128 };
+				      .scan_objects = countdown_scan, .batch = 128,
+				      .seeks = DEFAULT_SEEKS };
 
 	register_shrinker(&countdown, "countdown");
 	countdown_scans = 0;
-	/* one full pass over 1000 objects, 128 at a time: 8 calls */
-	CHECK(shrink_all_caches(GFP_KERNEL, 0, RECLAIM_FULL) == 8);
-	CHECK(countdown_scans == 8);
+	/* priority 0 asks twice the 1000 objects counted (Linux's cap), 128 at a time: 15 calls */
+	CHECK(shrink_slab(GFP_KERNEL, 0, 0) == 15);
+	CHECK(countdown_scans == 15);
 	unregister_shrinker(&countdown);
 }
 
@@ -1137,7 +1149,7 @@ BUDDY_TEST(retry_nofail_never_returns_null)
 		unfill_machine(&rest, &victim, NULL);
 	}
 
-	/* NORETRY|NOFAIL: light reclaim passes, never the OOM killer, but a page in the end */
+	/* NORETRY|NOFAIL: reclaim rounds, never the OOM killer, but a page in the end */
 	fill_machine(&rest, &victim, 1024, &cache, 1024);
 	CHECK(ev(OOM_KILL) == 1);
 	page = alloc_pages(GFP_KERNEL | __GFP_NOFAIL | __GFP_NORETRY, 0);

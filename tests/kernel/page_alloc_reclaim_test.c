@@ -7,7 +7,7 @@
  * victim holding some of those blocks.  Proves that an order-0 GFP_KERNEL
  * allocation runs the shrinkers and, if they free nothing, kills the
  * largest victim and succeeds; that order 3 is still "small"; that
- * __GFP_NORETRY makes one light reclaim pass and fails without the OOM
+ * __GFP_NORETRY makes one reclaim round and fails without the OOM
  * killer; that costly orders and __GFP_RETRY_MAYFAIL never kill, and that a
  * costly order gets one reclaim round unless __GFP_RETRY_MAYFAIL; that
  * GFP_NOWAIT never reclaims; that __GFP_NOFAIL never returns NULL; and that
@@ -32,8 +32,9 @@ struct test_cache {
 	unsigned long nr_blocks;
 	unsigned long fake_objects;
 	bool endless;			/* fake objects never run out: count stays the same */
-	bool allocates;			/* scan_objects allocates a page itself */
-	unsigned int nested_allocs;
+	gfp_t nested_gfp;		/* scan_objects allocates a page itself with these */
+	unsigned long late;		/* holds nothing until this many reclaim rounds */
+	unsigned int nested_allocs, nested_got;
 	unsigned int count_calls, scan_calls;
 	unsigned long freed;
 	bool registered;
@@ -63,6 +64,8 @@ static unsigned long cache_count(struct shrinker *s, struct shrink_control *sc)
 
 	(void)sc;
 	c->count_calls++;
+	if (global_vm_event(ALLOCSTALL) - rctx.stalls < c->late)
+		return SHRINK_EMPTY;	/* its objects are not reclaimable yet */
 	return n ? n : SHRINK_EMPTY;
 }
 
@@ -72,13 +75,15 @@ static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
 	unsigned long freed = 0;
 
 	c->scan_calls++;
-	if (c->allocates) {
+	if (c->nested_gfp) {
 		/* as a real cache might, to write something back before freeing */
-		struct page *page = alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0);
+		struct page *page = alloc_pages(c->nested_gfp, 0);
 
 		c->nested_allocs++;
-		if (page)
+		if (page) {
+			c->nested_got++;
 			__free_pages(page, 0);
+		}
 	}
 	for (int o = MAX_PAGE_ORDER; o >= 0 && freed < sc->nr_to_scan; o--) {
 		struct page *page;
@@ -307,18 +312,23 @@ static void costly_order_reclaims_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
 }
 
-static void noretry_makes_one_light_pass(struct kunit *test)
+static void noretry_makes_one_reclaim_round(struct kunit *test)
 {
 	const char *log;
 
 	kunit_expect_report(test, "page allocation failure");
-	/* 1000 objects whose freeing gives no page: a full pass would scan them all */
+	/*
+	 * 1000 objects whose freeing gives no page: the round finds less than
+	 * a batch to scan down to priority 5; at 4, (1000 >> 4) * 4 / 2 = 124
+	 * and 7 deferred from the passes before make one batch of 128, which
+	 * meets the round's target of 32.
+	 */
 	cache_setup(0, 1000);
 	victim_setup(&rctx.big, "pa_test_victim", 2);
 	mark();
 	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_NORETRY, 0), 0));
 	KUNIT_EXPECT_EQ(test, rctx.cache.scan_calls, 1);
-	KUNIT_EXPECT_LT(test, rctx.cache.freed, 1000);
+	KUNIT_EXPECT_EQ(test, rctx.cache.freed, SHRINK_BATCH);
 	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
 	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
 	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);
@@ -400,13 +410,151 @@ static void endless_shrinker_does_not_hang_reclaim(struct kunit *test)
 static void shrinker_may_allocate(struct kunit *test)
 {
 	cache_setup(1, 0);
-	rctx.cache.allocates = true;
+	rctx.cache.nested_gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
 	mark();
 	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
 	KUNIT_EXPECT_GE(test, rctx.cache.nested_allocs, 1);
 	KUNIT_EXPECT_EQ(test, rctx.cache.nr_blocks, 0);
 	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "recursion"));
 	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "lockup"));
+}
+
+/*
+ * GFP_NOFS and GFP_NOIO of order <= 3 are "too small to fail", as in Linux
+ * 6.12: the OOM killer kills nobody for them (out_of_memory() returns
+ * "progress" at once for !__GFP_FS), and the slow path keeps reclaiming
+ * and retrying until memory turns up.  Here it turns up in the cache on
+ * the third reclaim round; the victim must live through all of it.
+ */
+static void nofs_and_noio_are_too_small_to_fail(struct kunit *test)
+{
+	static const gfp_t small[] = { GFP_NOFS, GFP_NOIO };
+	const char *log;
+
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	cache_setup(0, 0);
+	for (unsigned int i = 0; i < 2 * ARRAY_SIZE(small); i++) {
+		gfp_t gfp = small[i % ARRAY_SIZE(small)];
+		unsigned int order = i < ARRAY_SIZE(small) ? 0 : PAGE_ALLOC_COSTLY_ORDER;
+
+		/* memory short again; one block for the cache, large enough for the order */
+		held_exhaust(&rctx.held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+		rctx.cache.nr_blocks = 0;
+		for (int o = MAX_PAGE_ORDER; o >= (int)order && !rctx.cache.nr_blocks; o--)
+			rctx.cache.nr_blocks = held_move(&rctx.cache.mem, &rctx.held, o);
+		KUNIT_ASSERT_EQ(test, rctx.cache.nr_blocks, 1);
+		rctx.cache.late = 3;
+		mark();
+		KUNIT_EXPECT_NOT_NULL_MSG(test, keep(alloc_pages(gfp, order), order),
+					  "gfp %#x order %u", gfp, order);
+		KUNIT_EXPECT_GE_MSG(test, delta(ALLOCSTALL, rctx.stalls), 3, "gfp %#x", gfp);
+		KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+		KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+		KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 0);
+		log = log_since(rctx.log_pos);
+		KUNIT_EXPECT_NULL(test, strstr(log, "oom-killer"));
+		KUNIT_EXPECT_NULL(test, strstr(log, "page allocation failure"));
+	}
+}
+
+/*
+ * One direct reclaim round aims at SWAP_CLUSTER_MAX (32) pages, as Linux
+ * 6.12's try_to_free_pages(): shrinkers are asked for (freeable >>
+ * priority) * 4 / seeks objects, from DEF_PRIORITY (12) down while the
+ * target is missed.  A cache of up to 2000 single pages then gives one or
+ * two batches (at priority 4) for one order-0 page, not everything it holds.
+ */
+static void one_page_reclaims_a_cluster_not_the_cache(struct kunit *test)
+{
+	struct test_cache *c = &rctx.cache;
+	unsigned long scanned;
+	struct page *page;
+
+	cache_setup(0, 0);
+	while (c->nr_blocks < 2000 && (page = held_take(&rctx.held, 0))) {
+		held_add(&c->mem, page, 0);
+		c->nr_blocks++;
+	}
+	for (int o = 1; o <= MAX_PAGE_ORDER && c->nr_blocks < 2000; o++) {
+		while (c->nr_blocks + (1UL << o) <= 2000 && (page = held_take(&rctx.held, o))) {
+			split_page(page, o);
+			for (unsigned long i = 0; i < (1UL << o); i++)
+				held_add(&c->mem, page + i, 0);
+			c->nr_blocks += 1UL << o;
+		}
+	}
+	KUNIT_ASSERT_GT(test, c->nr_blocks, 2 * SHRINK_BATCH);	/* 6 MiB holds about 500 */
+	scanned = global_vm_event(SLABS_SCANNED);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	kunit_info(test, "one page: %lu of %lu cached pages reclaimed, %lu scanned", c->freed,
+		   c->freed + c->nr_blocks, global_vm_event(SLABS_SCANNED) - scanned);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);
+	KUNIT_EXPECT_GE(test, c->freed, SWAP_CLUSTER_MAX);
+	KUNIT_EXPECT_LE(test, c->freed, 2 * SHRINK_BATCH);
+	KUNIT_EXPECT_GT(test, c->nr_blocks, 0);			/* not the whole cache */
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+}
+
+/*
+ * Reclaim runs under PF_MEMALLOC (memalloc_noreclaim_save()), as Linux's
+ * does: a shrinker's own GFP_KERNEL allocation may take the reserve below
+ * the min watermark, and never reclaims nor calls the OOM killer, even
+ * though the outer caller, __GFP_NORETRY, asked never to kill.  Before,
+ * the nested allocation went on to the OOM killer and killed the victim.
+ */
+static void shrinker_allocation_never_calls_the_oom_killer(struct kunit *test)
+{
+	cache_setup(0, 1000);		/* scanned, and never a page */
+	rctx.cache.nested_gfp = GFP_KERNEL;
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.nested_allocs, 1);
+	KUNIT_EXPECT_EQ(test, rctx.cache.nested_got, rctx.cache.nested_allocs);	/* the reserve */
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 1);	/* the outer round only */
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+}
+
+/*
+ * memalloc_noreclaim_save() itself: GFP_KERNEL in the scope takes the
+ * reserve (nothing else is free) without reclaim or a kill; when the
+ * reserve is gone too it fails, still without either.  After the restore,
+ * the same call reclaims as usual.
+ */
+static void noreclaim_scope_takes_the_reserve_and_never_reclaims(struct kunit *test)
+{
+	struct held_pages reserve;
+	unsigned int flags;
+
+	kunit_expect_report(test, "page allocation failure");
+	held_init(&reserve);
+	cache_setup(1, 0);
+	victim_setup(&rctx.big, "pa_test_victim", 2);
+	mark();
+	flags = memalloc_noreclaim_save();
+	KUNIT_EXPECT_TRUE(test, current_memalloc_flags() & PF_MEMALLOC);
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	held_exhaust(&reserve, GFP_KERNEL | __GFP_NOWARN);	/* all of the reserve */
+	KUNIT_EXPECT_NULL(test, alloc_pages(GFP_KERNEL, 0));
+	memalloc_noreclaim_restore(flags);
+	KUNIT_EXPECT_FALSE(test, current_memalloc_flags() & PF_MEMALLOC);
+	held_free_all(&reserve);
+	KUNIT_EXPECT_EQ(test, rctx.cache.scan_calls, 0);
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 0);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
+	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "oom-killer"));
+	/* nested scopes: the inner restore leaves the outer scope's mark */
+	flags = memalloc_noreclaim_save();
+	KUNIT_EXPECT_EQ(test, memalloc_noreclaim_save(), 0);
+	memalloc_noreclaim_restore(0);
+	KUNIT_EXPECT_TRUE(test, current_memalloc_flags() & PF_MEMALLOC);
+	memalloc_noreclaim_restore(flags);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_GE(test, rctx.cache.scan_calls, 1);
 }
 
 static void nowait_never_reclaims(struct kunit *test)
@@ -424,21 +572,33 @@ static void nowait_never_reclaims(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rctx.big.kills, 0);
 }
 
+/*
+ * With nothing to reclaim and no victim registered anywhere, the failure
+ * is loud (where Linux would panic).  GFP_NOFS too, too small to fail as
+ * it is: with no victim at all, nothing but reclaim could ever help it, so
+ * it fails as GFP_KERNEL does (Linux would wait for ever) instead of
+ * spinning for good.
+ */
 static void nothing_to_kill_fails_loudly(struct kunit *test)
 {
+	static const gfp_t gfps[] = { GFP_KERNEL, GFP_NOFS };
 	const char *log;
 
 	kunit_expect_report(test, "invoked oom-killer");
 	kunit_expect_report(test, "page allocation failure");
 	cache_setup(0, 0);
-	mark();
-	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
-	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
-	KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
-	log = log_since(rctx.log_pos);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "invoked oom-killer"), 1);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory and no killable victims"), 1);
-	KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:0"), 1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(gfps); i++) {
+		mark();
+		KUNIT_EXPECT_NULL(test, keep(alloc_pages(gfps[i], 0), 0));
+		KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+		KUNIT_EXPECT_EQ(test, delta(PGALLOC_FAIL, rctx.fails), 1);
+		log = log_since(rctx.log_pos);
+		KUNIT_EXPECT_EQ_MSG(test, count_substr(log, "invoked oom-killer"), 1,
+				    "gfp %#x", gfps[i]);
+		KUNIT_EXPECT_EQ(test,
+				count_substr(log, "Out of memory and no killable victims"), 1);
+		KUNIT_EXPECT_EQ(test, count_substr(log, "page allocation failure: order:0"), 1);
+	}
 }
 
 static void nofail_never_returns_null(struct kunit *test)
@@ -485,14 +645,14 @@ static void nofail_wins_over_noretry_and_retry_mayfail(struct kunit *test)
  * Linux's rules for who may be killed (__alloc_pages_may_oom() and
  * out_of_memory()): not for a caller that cannot use ZONE_NORMAL (killing
  * rarely frees DMA or DMA32 memory), not for __GFP_THISNODE (the victim's
- * memory may be on another node), not without __GFP_FS (reclaim was
- * limited).  Each fails instead; a plain GFP_KERNEL then still kills.
+ * memory may be on another node).  Each fails instead; a plain GFP_KERNEL
+ * then still kills.  (Nor without __GFP_FS, but GFP_NOFS does not fail:
+ * nofs_and_noio_are_too_small_to_fail.)
  */
 static void oom_killer_rules_follow_linux(struct kunit *test)
 {
 	static const gfp_t no_kill[] = {
 		GFP_KERNEL | __GFP_DMA32, GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_THISNODE,
-		GFP_NOFS, GFP_NOIO,
 	};
 
 	kunit_expect_report(test, "invoked oom-killer");
@@ -560,11 +720,15 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order3_is_not_costly),
 	KUNIT_CASE(costly_order_never_kills),
 	KUNIT_CASE(costly_order_reclaims_once),
-	KUNIT_CASE(noretry_makes_one_light_pass),
+	KUNIT_CASE(noretry_makes_one_reclaim_round),
 	KUNIT_CASE(noretry_succeeds_if_the_light_pass_helps),
 	KUNIT_CASE(retry_mayfail_retries_but_never_kills),
 	KUNIT_CASE(endless_shrinker_does_not_hang_reclaim),
 	KUNIT_CASE(shrinker_may_allocate),
+	KUNIT_CASE(shrinker_allocation_never_calls_the_oom_killer),
+	KUNIT_CASE(noreclaim_scope_takes_the_reserve_and_never_reclaims),
+	KUNIT_CASE(nofs_and_noio_are_too_small_to_fail),
+	KUNIT_CASE(one_page_reclaims_a_cluster_not_the_cache),
 	KUNIT_CASE(nowait_never_reclaims),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),

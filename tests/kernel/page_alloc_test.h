@@ -100,7 +100,7 @@ static inline unsigned long held_free_all(struct held_pages *h)
 static inline void drop_caches(void)
 {
 	kmem_cache_shrink_all();
-	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
+	drop_slab();
 	drain_all_pages();
 }
 

@@ -31,7 +31,7 @@ static unsigned long forms_scan(struct shrinker *s, struct shrink_control *sc)
 static void expect_reclaim_asks(struct kunit *test, struct shrinker *s, bool registered)
 {
 	forms_objects = 10;
-	shrink_all_caches(GFP_KERNEL, numa_mem_id(), RECLAIM_FULL);
+	drop_slab();
 	KUNIT_EXPECT_EQ_MSG(test, forms_objects, registered ? 0 : 10, "shrinker %s", s->name);
 }
 
@@ -43,7 +43,8 @@ static void expect_reclaim_asks(struct kunit *test, struct shrinker *s, bool reg
 static void register_shrinker_in_every_linux_form(struct kunit *test)
 {
 	static struct shrinker embedded = { .count_objects = forms_count,
-					    .scan_objects = forms_scan };
+					    .scan_objects = forms_scan,
+					    .seeks = DEFAULT_SEEKS };
 	struct shrinker *s;
 
 	KUNIT_EXPECT_EQ(test, register_shrinker(&embedded), 0);
@@ -69,7 +70,8 @@ static void register_shrinker_in_every_linux_form(struct kunit *test)
 /* register_shrinker(s, fmt, ...) takes a printf format for the name, as Linux 6.0-6.6's; cut to 31 chars. */
 static void register_shrinker_formats_its_name(struct kunit *test)
 {
-	static struct shrinker s = { .count_objects = forms_count, .scan_objects = forms_scan };
+	static struct shrinker s = { .count_objects = forms_count, .scan_objects = forms_scan,
+				     .seeks = DEFAULT_SEEKS };
 
 	KUNIT_EXPECT_EQ(test, register_shrinker(&s, "kunit-%s-%d", "cache", 7), 0);
 	KUNIT_EXPECT_STREQ(test, s.name, "kunit-cache-7");
@@ -88,8 +90,10 @@ static void register_shrinker_formats_its_name(struct kunit *test)
  */
 static void shrinker_misuse_is_reported_and_ignored(struct kunit *test)
 {
-	static struct shrinker s = { .count_objects = forms_count, .scan_objects = forms_scan };
-	static struct shrinker never = { .count_objects = forms_count, .scan_objects = forms_scan };
+	static struct shrinker s = { .count_objects = forms_count, .scan_objects = forms_scan,
+				     .seeks = DEFAULT_SEEKS };
+	static struct shrinker never = { .count_objects = forms_count, .scan_objects = forms_scan,
+				     .seeks = DEFAULT_SEEKS };
 
 	kunit_expect_report(test, "BUG: unregister_shrinker of shrinker");
 	kunit_expect_report(test, "BUG: shrinker_register of shrinker 'kunit-twice'");

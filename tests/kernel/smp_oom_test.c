@@ -7,9 +7,15 @@
  *     it taken waits and retries (the first victim's memory serves both).
  *   - unregister_oom_victim() of a victim that another CPU is killing
  *     returns only when that kill is over.
+ *   - A victim's kill() that allocates on CPU 0 (holding the OOM lock)
+ *     while a shrinker allocates on CPU 1 (holding the shrinker lock):
+ *     both run under PF_MEMALLOC, so neither waits for the other's lock.
  *   - __GFP_NOFAIL without direct reclaim finds the pages that sit on
  *     other CPUs' per-CPU lists (it has them drained) instead of spinning
  *     forever, with interrupts on and with interrupts off.
+ *     The other way round too: an AP with interrupts off needs the pages on
+ *     CPU 0's list, while CPU 0 idles at the monitor's prompt or waits in
+ *     flush_work() for that very AP.
  *   - A GFP_KERNEL allocation from an interrupt handler is reported.
  *   - Two CPUs freeing the same page at the same moment: exactly one free
  *     wins, the other is reported, and the page is on one free list once.
@@ -19,6 +25,8 @@
  */
 #include "page_alloc_test.h"
 #include "mm/oom.h"
+#include "mm/shrinker.h"
+#include "kernel/monitor.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
 #include "arch/x86_64/cpu.h"
@@ -188,6 +196,95 @@ static void unregister_waits_for_a_kill_in_flight(struct kunit *test)
 		held_add(&held, cpu1_page, 0);
 }
 
+/* -------------------------------------------------------------- kill() and a shrinker allocate */
+
+static unsigned long cpu0_in_kill, cpu1_in_scan;
+static struct page *kill_page, *scan_page;
+
+/* Nothing to give on CPU 0 (its reclaim ends at once); on CPU 1 one object. */
+static unsigned long cross_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	(void)sc;
+	return smp_processor_id() == 1 ? 1 : SHRINK_EMPTY;
+}
+
+/* CPU 1, holding the shrinker lock, allocates while CPU 0 is inside kill(). */
+static unsigned long cross_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s;
+	(void)sc;
+	if (smp_processor_id() != 1 || scan_page)
+		return 0;
+	__atomic_store_n(&cpu1_in_scan, 1, __ATOMIC_RELEASE);
+	mdelay(5);		/* CPU 0 is allocating in kill() by now */
+	scan_page = alloc_pages(GFP_KERNEL, 0);
+	return 0;
+}
+
+static struct shrinker cross_shrinker = {
+	.count_objects = cross_count,
+	.scan_objects = cross_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+/* The victim's kill() on CPU 0, holding the OOM lock, allocates (the code's comment expects it). */
+static void allocating_kill(struct oom_victim *v)
+{
+	struct oom_test_victim *tv = container_of(v, struct oom_test_victim, victim);
+
+	__atomic_store_n(&cpu0_in_kill, 1, __ATOMIC_RELEASE);
+	wait_for(&cpu1_in_scan, 1);
+	kill_page = alloc_pages(GFP_KERNEL, 0);
+	held_free_all(&tv->mem);
+	tv->kills++;
+}
+
+static void cpu1_reclaims_into_the_shrinker(struct work_struct *work)
+{
+	(void)work;
+	wait_for(&cpu0_in_kill, 1);
+	cpu1_page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0);
+	__atomic_store_n(&cpu1_done, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Before PF_MEMALLOC: CPU 0's allocation in kill() reclaimed and waited for
+ * the shrinker lock; CPU 1's allocation in the shrinker went on to the OOM
+ * killer and waited for the OOM lock: "BUG: spinlock lockup suspected on
+ * CPU#0", then a hang.
+ */
+static void kill_and_shrinker_allocating_on_two_cpus_do_not_deadlock(struct kunit *test)
+{
+	struct oom_test_victim *v = &victims[0];
+	struct page *page;
+
+	kunit_expect_report(test, "invoked oom-killer");
+	held_exhaust(&held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	victim_setup(v, "smp_oom_allocating_victim", 4);
+	v->victim.kill = allocating_kill;
+	cpu0_in_kill = cpu1_in_scan = cpu1_done = 0;
+	kill_page = scan_page = cpu1_page = NULL;
+	register_shrinker(&cross_shrinker, "smp_oom_cross");
+	INIT_WORK(&cpu1_work, cpu1_reclaims_into_the_shrinker);
+	schedule_work_on(1, &cpu1_work);
+	page = alloc_pages(GFP_KERNEL, 0);
+	KUNIT_EXPECT_TRUE(test, wait_for(&cpu1_done, 1));
+	unregister_shrinker(&cross_shrinker);
+	KUNIT_EXPECT_EQ(test, v->kills, 1);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	KUNIT_EXPECT_NOT_NULL(test, kill_page);		/* from the reserve */
+	KUNIT_EXPECT_NOT_NULL(test, scan_page);
+	if (page)
+		held_add(&held, page, 0);
+	if (kill_page)
+		held_add(&held, kill_page, 0);
+	if (scan_page)
+		held_add(&held, scan_page, 0);
+	if (cpu1_page)
+		held_add(&held, cpu1_page, 0);
+}
+
 /* ---------------------------------------------------------------- NOFAIL, no reclaim */
 
 static struct held_pages cpu1_pages;
@@ -254,6 +351,76 @@ static void nofail_without_reclaim_drains_other_cpus(struct kunit *test)
 	if (page)
 		held_add(&held, page, 0);
 	held_free_all(&cpu1_pages);
+}
+
+/*
+ * The other way round: CPU 1, interrupts off, needs the two pages on CPU
+ * 0's per-CPU list; it can only ask CPU 0, through CPU 0's deferred work.
+ */
+static struct page *ap_nofail_page;
+static unsigned long ap_nofail_done;
+
+static void ap_nofail_with_interrupts_off(struct work_struct *work)
+{
+	(void)work;
+	ap_nofail_page = nofail_with_interrupts_off();
+	__atomic_store_n(&ap_nofail_done, 1, __ATOMIC_RELEASE);
+}
+
+/* Everything taken but two pages on CPU 0's own list; CPU 1 then asks for one. */
+static void ap_needs_cpu0_list(struct kunit *test)
+{
+	struct held_pages mine;
+
+	held_init(&mine);
+	for (int i = 0; i < 2; i++)
+		KUNIT_ASSERT_NOT_NULL(test, held_alloc(&mine, GFP_KERNEL, 0));
+	held_exhaust(&held, GFP_NOWAIT | __GFP_MEMALLOC | __GFP_NOWARN);
+	held_free_all(&mine);			/* onto CPU 0's list */
+	ap_nofail_page = NULL;
+	ap_nofail_done = 0;
+	INIT_WORK(&cpu1_work, ap_nofail_with_interrupts_off);
+	schedule_work_on(1, &cpu1_work);
+}
+
+/* CPU 1 got its page, or (a failed case) is let go and waited for. */
+static void ap_nofail_finish(struct kunit *test, bool got_it)
+{
+	if (!got_it) {
+		run_deferred_work();		/* let CPU 1 go */
+		wait_for(&ap_nofail_done, 1);
+	}
+	KUNIT_EXPECT_NOT_NULL(test, ap_nofail_page);
+	if (ap_nofail_page)
+		held_add(&held, ap_nofail_page, 0);
+}
+
+/*
+ * The prompt's wait for a key is CPU 0's idle loop: what other CPUs asked
+ * of it must run there.  Before the fix CPU 0 spun at the prompt and CPU 1
+ * for ever (3 s here, then the test lets CPU 1 go itself).
+ */
+static void ap_nofail_progresses_while_cpu0_idles_at_the_prompt(struct kunit *test)
+{
+	u64 end;
+
+	kunit_allow_report(test, "WARNING: at mm/page_alloc.c");	/* once a boot */
+	ap_needs_cpu0_list(test);
+	end = ktime_get_ns() + 3ULL * 1000 * 1000 * 1000;
+	while (!__atomic_load_n(&ap_nofail_done, __ATOMIC_ACQUIRE) && ktime_get_ns() < end)
+		monitor_idle();
+	KUNIT_EXPECT_EQ_MSG(test, __atomic_load_n(&ap_nofail_done, __ATOMIC_ACQUIRE), 1,
+			    "CPU 1 still waits for CPU 0's deferred work after 3 s at the prompt");
+	ap_nofail_finish(test, ap_nofail_done);
+}
+
+/* CPU 0 waiting for CPU 1's work item runs its own deferred work meanwhile. */
+static void ap_nofail_progresses_while_cpu0_flushes_it(struct kunit *test)
+{
+	kunit_allow_report(test, "WARNING: at mm/page_alloc.c");	/* once a boot */
+	ap_needs_cpu0_list(test);
+	flush_work(&cpu1_work);
+	ap_nofail_finish(test, true);
 }
 
 /* ---------------------------------------------------------------- from an interrupt handler */
@@ -328,7 +495,10 @@ static void a_page_freed_twice_at_once_is_freed_once(struct kunit *test)
 static struct kunit_case smp_oom_cases[] = {
 	KUNIT_CASE(two_cpus_out_of_memory_kill_one_victim),
 	KUNIT_CASE(unregister_waits_for_a_kill_in_flight),
+	KUNIT_CASE(kill_and_shrinker_allocating_on_two_cpus_do_not_deadlock),
 	KUNIT_CASE(nofail_without_reclaim_drains_other_cpus),
+	KUNIT_CASE(ap_nofail_progresses_while_cpu0_idles_at_the_prompt),
+	KUNIT_CASE(ap_nofail_progresses_while_cpu0_flushes_it),
 	KUNIT_CASE(gfp_kernel_from_an_interrupt_handler_is_reported),
 	KUNIT_CASE(a_page_freed_twice_at_once_is_freed_once),
 	{}

@@ -42,6 +42,7 @@ static unsigned long scan_and_wait_for_all_cpus(struct shrinker *s, struct shrin
 static struct shrinker waiting_shrinker = {
 	.count_objects = one_object,
 	.scan_objects = scan_and_wait_for_all_cpus,
+	.seeks = DEFAULT_SEEKS,
 };
 
 static void reclaim_on_cpu1(struct work_struct *work)
@@ -50,7 +51,7 @@ static void reclaim_on_cpu1(struct work_struct *work)
 	while (!cpu0_in_scan)
 		cpu_relax();
 	cpu1_reclaiming = true;
-	shrink_all_caches(GFP_KERNEL, 0, 1);
+	shrink_slab(GFP_KERNEL, 0, 0);
 }
 
 static struct work_struct cpu1_work;
@@ -64,7 +65,7 @@ static void shrinker_waiting_for_cpus_while_another_reclaims(struct kunit *test)
 	register_shrinker(&waiting_shrinker, "smp_reclaim_test");
 	INIT_WORK(&cpu1_work, reclaim_on_cpu1);
 	schedule_work_on(1, &cpu1_work);
-	shrink_all_caches(GFP_KERNEL, 0, 1);
+	shrink_slab(GFP_KERNEL, 0, 0);
 	flush_work(&cpu1_work);
 	unregister_shrinker(&waiting_shrinker);
 	KUNIT_EXPECT_EQ(test, drains, 1);	/* and we got here: no deadlock */
