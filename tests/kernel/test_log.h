@@ -3,7 +3,7 @@
  * that check a report: mark printk_log_pos() before, then look at
  * log_since(pos) after.
  *
- * Not a .c file, so it is not a suite of its own.
+ * A header, not a suite of its own; its one buffer is in test_log.c.
  */
 #ifndef TESTS_KERNEL_TEST_LOG_H
 #define TESTS_KERNEL_TEST_LOG_H
@@ -11,13 +11,18 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
+/*
+ * The one buffer every suite reads the log into (tests/kernel/test_log.c):
+ * a static one in the function below was one copy per file that includes
+ * this header, 176 KiB of the smallest machine's memory.
+ */
+extern char test_log_buf[16384];
+
 /* All that was printed since @pos (the newest 16 KiB of it), NUL-terminated. */
 static inline const char *log_since_with_traces(unsigned long pos)
 {
-	static char buf[16384];
-
-	printk_log_read(pos, buf, sizeof(buf));
-	return buf;
+	printk_log_read(pos, test_log_buf, sizeof(test_log_buf));
+	return test_log_buf;
 }
 
 /*
