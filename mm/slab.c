@@ -55,7 +55,7 @@
  * kmalloc() and friends are in mm/slab_common.c; the monitor's commands in
  * mm/slab_monitor.c.  docs/slab.md tells the whole story with figures.
  */
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/fault_inject.h"
 #include "mm/kasan.h"
 #include "mm/mmdebug.h"

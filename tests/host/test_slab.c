@@ -1031,8 +1031,8 @@ SLAB_TEST(bad_pointers_are_reported_once_and_ignored_with_debugging, "")
 
 /*
  * object_in_slab() and object_in_own_page() (a multiply and a rotate,
- * mm/internal.h) against the plain definition, at every byte of a slab, for every slot size from 8 B
- * to 8 KiB in steps of 8 (odd multiples of every power of two) and with
+ * mm/slab_internal.h) against the plain definition, at every byte of a
+ * slab, for every slot size from 8 B to 8 KiB in steps of 8 (odd multiples of every power of two) and with
  * the left redzone and tracks of slab debugging; and that the mask of
  * slab_free()'s one test (mm/slab.c, fast_free_mask()) lets nothing else
  * through.
