@@ -904,7 +904,7 @@ SLAB_TEST(double_free_is_caught_without_debugging, "-")
 
 /*
  * The free mark is in the object: a free onto an empty main sheaf, or onto
- * the bootstrap sheaf (after a flush, through free_slow()), is an ordinary
+ * the bootstrap sheaf (after a flush, through free_to_pcs_irqoff()), is an ordinary
  * free; the same free again is the double free.  A double free after the
  * object went back to its slab is caught too, and in a one-word object,
  * whose mark the free pointer replaces there, it is not.
