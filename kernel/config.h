@@ -17,14 +17,17 @@
 
 /*
  * The slab allocator's debugging (mm/slab_debug.c): compiled in unless
- * CONFIG_SLUB_DEBUG is 0 (the benchmark kernel); on for every cache from
- * boot unless CONFIG_SLUB_DEBUG_ON is 0 or slab_debug= says otherwise.
+ * CONFIG_SLUB_DEBUG is 0 (the benchmark kernel), and off for every cache
+ * until slab_debug= on the command line turns it on (bare slab_debug: F, Z,
+ * P and U on every cache), as Linux distributions ship it
+ * (CONFIG_SLUB_DEBUG=y, CONFIG_SLUB_DEBUG_ON=n): the caches use the per-CPU
+ * sheaves.  -DCONFIG_SLUB_DEBUG_ON=1 checks every cache from boot.
  */
 #ifndef CONFIG_SLUB_DEBUG
 #define CONFIG_SLUB_DEBUG	1
 #endif
 #ifndef CONFIG_SLUB_DEBUG_ON
-#define CONFIG_SLUB_DEBUG_ON	CONFIG_SLUB_DEBUG
+#define CONFIG_SLUB_DEBUG_ON	0
 #endif
 
 /*

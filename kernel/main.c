@@ -108,17 +108,25 @@ static void memblock_setup(void)
 				 boot_info.modules[i].end - boot_info.modules[i].start);
 }
 
-/* slab_debug= (or Linux's slub_debug=), before the first cache is made. */
+/*
+ * slab_debug= (or Linux's slub_debug=), before the first cache is made.
+ * Without it no cache is checked (CONFIG_SLUB_DEBUG_ON); a bare slab_debug
+ * checks every cache, as Linux's slub_debug does.
+ */
 static void slab_debug_setup(void)
 {
 	char value[96];
+	const char *what = "as asked for the caches made from here";
 
 	if (!cmdline_get("slab_debug", value, sizeof(value)) &&
 	    !cmdline_get("slub_debug", value, sizeof(value)))
 		return;
 	slab_debug_parse(value);
-	pr_info("slab_debug=%s: slab debugging %s\n", value,
-		!strcmp(value, "-") ? "off for every cache" : "as asked for the caches made from here");
+	if (!strcmp(value, "-"))
+		what = "off for every cache";
+	else if (!value[0])
+		what = "on for every cache (F, Z, P, U)";
+	pr_info("slab_debug=%s: slab debugging %s\n", value, what);
 }
 
 /* kvmalloc_policy=noretry|nodirect|naive: how kvmalloc() asks the slab (mm/kvmalloc.h). */

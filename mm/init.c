@@ -1,5 +1,7 @@
 /*
- * mm/init.c - the kernel-only half of memory set-up (mm_init()).
+ * mm/init.c - the kernel-only half of memory set-up (mm_init()).  It is
+ * apart from mm/mm_init.c because the host tests build that half and
+ * cannot build this one: it writes the CPU's page tables.
  *
  * Before the buddy allocator can run, the kernel needs its own page tables
  * (a direct map of exactly the RAM memblock knows) and somewhere to keep

@@ -23,8 +23,9 @@
  * can look at the struct page of any address below max_pfn before it asks
  * pfn_valid(): a zeroed struct page is nobody's slab.
  *
- * This file is shared with the host tests; mm/init.c does the kernel-only
- * part (page tables, mapping vmemmap) before calling mm_core_init().
+ * This file is apart from mm/init.c so that the host tests can build it:
+ * mm/init.c does the kernel-only part (page tables, mapping vmemmap)
+ * before calling mm_core_init().
  */
 #include "mm/internal.h"
 #include "mm/memblock.h"

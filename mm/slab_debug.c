@@ -51,8 +51,10 @@
  * ';', each "letters[,cache,cache...]".  A block without caches sets the
  * flags of every cache no other block names; a block with caches sets
  * theirs (the first block that names a cache wins; "kmalloc-*" names every
- * cache whose name starts "kmalloc-").  No letters means F, Z, P and U.
- * Without slab_debug=, the test kernel checks everything.
+ * cache whose name starts "kmalloc-").  No letters (a bare slab_debug, or
+ * slab_debug=) means F, Z, P and U.  Without slab_debug=, no cache is
+ * checked but those created with debugging flags (CONFIG_SLUB_DEBUG_ON is
+ * 0, as Linux distributions ship it: kernel/config.h).
  */
 static char debug_spec[160];
 static bool debug_spec_given;

@@ -14,6 +14,7 @@
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/vsprintf.h"
 
 
 static struct monitor_held kheld;	/* what 'kmalloc' holds, and what 'kfree' freed */
@@ -52,18 +53,22 @@ static int cmd_slabinfo(int argc, char **argv)
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list) {
 		unsigned long inuse, total, slabs, cached = cache_sheaf_objects(s);
+		char letters[5];
 
 		count_objects(s, &inuse, &total, &slabs);
-		printk("%-17s %13lu %10lu %9u %12u %14u : %7lu %11lu : %s%s%s%s%s\n", s->name,
+		snprintf(letters, sizeof(letters), "%s%s%s%s", s->flags & SLAB_POISON ? "P" : "",
+			 s->flags & SLAB_RED_ZONE ? "Z" : "", s->flags & SLAB_STORE_USER ? "U" : "",
+			 s->flags & SLAB_CONSISTENCY_CHECKS ? "F" : "");
+		/* a cache with sheaves and no letters (the default boot) says "-", not blank */
+		printk("%-17s %13lu %10lu %9u %12u %14u : %7lu %11lu : %s%s%s\n", s->name,
 		       inuse - cached, total, s->object_size, s->objects, 1U << s->order, slabs,
-		       cached, s->flags & SLAB_NO_SHEAVES ? "no-sheaves " : "",
-		       s->flags & SLAB_POISON ? "P" : "", s->flags & SLAB_RED_ZONE ? "Z" : "",
-		       s->flags & SLAB_STORE_USER ? "U" : "",
-		       s->flags & SLAB_CONSISTENCY_CHECKS ? "F" : "");
+		       cached, s->flags & SLAB_NO_SHEAVES ? "no-sheaves" : "",
+		       (s->flags & SLAB_NO_SHEAVES) && letters[0] ? " " : "",
+		       (letters[0] || (s->flags & SLAB_NO_SHEAVES)) ? letters : "-");
 	}
 	spin_unlock(&slab_caches_lock);
 	printk("(active: allocated by callers; in_sheaves: free, cached per CPU and in the barns;"
-	       " flags: slab_debug letters, checked caches skip the sheaves)\n");
+	       " flags: slab_debug letters or - for none; checked caches skip the sheaves)\n");
 	return 0;
 }
 MONITOR_COMMAND(slabinfo, "", "the slab caches: objects, sizes, slabs, sheaves (as /proc/slabinfo)",

@@ -58,6 +58,7 @@ OPEN = re.compile(r"^(\s*)/\* LAB ([a-z][a-z0-9_]*)(:?)(.*)$")
 CLOSE = re.compile(r"^\s*/\* END LAB \*/\s*$")
 STUB_LINE = re.compile(r"^\s*\* ?(.*)$")
 MARKED = (".c", ".h")
+LABS_HEADER = "kernel/labs.h"     # where a handout names the labs it is handed out with
 # The kernel's own code: a line of a region that also appears here is not the solution.
 KERNEL_DIRS = ("arch/", "boot/", "kernel/", "lib/", "mm/")
 MIN_DISTINCTIVE = 24      # shorter lines ("list_del(&va->list);") say nothing
@@ -294,6 +295,7 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
                 f.write(HOST_MK_STUB)
         else:
             shutil.copy2(src, dst, follow_symlinks=False)
+    write_labs_header(out, [l for l in labs if l not in keep])
     distinctive = distinctive_lines(root, files, regions, keep)
     leaks = check_no_solution(out, distinctive)
     if leaks:
@@ -312,6 +314,20 @@ def make_handout(lab, out, root=ROOT, build_from=None, say=print):
                       ", ".join(sorted(keep)) or "no earlier lab", len(distinctive),
                       first_commit(out, lab)))
     return n_regions
+
+
+def write_labs_header(out, to_do):
+    """Name in the handout's LABS_HEADER the labs it is handed out with to do."""
+    path = os.path.join(out, LABS_HEADER)
+    text = read_text(path)
+    for macro, value in (("LABS_HANDED_OUT", " ".join(to_do)),
+                         ("LABS_NEEDED", " (needs the labs done: %s)" % " ".join(to_do))):
+        text, n = re.subn(r'(#define %s\t)""' % macro, r'\g<1>"%s"' % value, text)
+        if n != 1:
+            raise SystemExit("handout: %s: no '#define %s\t\"\"' to fill in"
+                             % (LABS_HEADER, macro))
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def first_commit(out, lab):

@@ -27,8 +27,8 @@
  * happens: the cases only touch memory that stays theirs (a redzone, a
  * freed object in the quarantine, a free page, a poisoned but mapped
  * vmalloc tail) and never a byte something else uses.  A cache checked by
- * slab debugging (the test kernel's default; the matrix's KASAN machine
- * boots with slab_debug=-) has no quarantine and its own redzones and
+ * slab debugging (booted with slab_debug, as the matrix's
+ * kasan-pc-128M-debug is) has no quarantine and its own redzones and
  * poison: there the cases expect its reports too, and put its poison back.
  */
 #include "kunit/test.h"
@@ -429,7 +429,7 @@ static void kmalloc_uaf_after_reuse(struct kunit *test)
 	u8 *p;
 
 	if (!cache_has_sheaves(s))
-		kunit_skip(test, "%s is checked by slab debugging: no quarantine (slab_debug=-)",
+		kunit_skip(test, "%s is checked by slab debugging (slab_debug): no quarantine",
 			   s->name);
 	p = kmalloc(128, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);

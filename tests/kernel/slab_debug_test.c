@@ -4,9 +4,9 @@
  *
  * Every case runs twice: on a cache of its own, created with SLAB_POISON,
  * SLAB_RED_ZONE, SLAB_STORE_USER and SLAB_CONSISTENCY_CHECKS (so it is
- * checked even under slab_debug=-), and on kmalloc-64, which is checked
- * only when the kernel debugs every cache (the test kernel's default,
- * CONFIG_SLUB_DEBUG_ON; under slab_debug=- those runs skip).  Each misuse:
+ * checked in every boot), and on kmalloc-64, which is checked only when
+ * the kernel debugs every cache (booted with slab_debug, or built with
+ * CONFIG_SLUB_DEBUG_ON; in the default boot those runs skip).  Each misuse:
  *
  *   double free                    BUG ...: Object already free
  *   free of an interior pointer    BUG ...: Invalid object pointer
@@ -264,7 +264,7 @@ static void debug_exit(struct kunit *test)
 static void need_debugging(struct kunit *test)
 {
 	if (!cache_fully_checked(ctx.s))
-		kunit_skip(test, "%s is not checked (slab_debug=-); the own cache's run is",
+		kunit_skip(test, "%s is not checked (no slab_debug); the own cache's run is",
 			   ctx.s->name);
 }
 

@@ -17,8 +17,8 @@
  * a kmalloc-64 object is caught by its free mark (mm/slab.c), wherever the
  * first free left it: on top of this CPU's sheaf, under other objects
  * (kfree(a); kfree(b); kfree(a)), back on its slab after a flush, or freed
- * first on another CPU.  Booted with slab debugging (the test kernel's
- * default), every double free is caught by the checks (the slab_debug
+ * first on another CPU.  Booted with slab debugging (slab_debug on the
+ * command line), every double free is caught by the checks (the slab_debug
  * suite).  The last two cases take each route of kfree() (the one mask
  * test, or out of line) with a pointer into an object and a double free.
  */

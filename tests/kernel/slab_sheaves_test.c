@@ -12,9 +12,9 @@
  * exactly those the case holds plus those the sheaves and the barn cache:
  * none lost, none counted twice.
  *
- * Without sheaves there is nothing to see: the test kernel checks every
- * cache (slab debugging takes the slab path) unless it was booted with
- * slab_debug=-, and then every case skips.
+ * Without sheaves there is nothing to see: booted with slab_debug, the
+ * kernel checks every cache (slab debugging takes the slab path), and then
+ * every case skips.
  */
 #include "kunit/test.h"
 #include "kernel/percpu.h"
@@ -51,7 +51,7 @@ static unsigned int sheaves_or_skip(struct kunit *test)
 {
 	if (sh.s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES))
 		kunit_skip(test, "slab debugging is on for every cache: no sheaves "
-			   "(boot with slab_debug=-)");
+			   "(boot without slab_debug)");
 	if (CONFIG_KASAN)
 		kunit_skip(test, "KASAN's quarantine holds freed objects before the sheaves see "
 			   "them (the kasan suite covers it)");

@@ -76,7 +76,7 @@ static inline bool cache_fully_checked(const struct kmem_cache *s)
 	return (s->flags & SLAB_DEBUG_DEFAULT_FLAGS) == SLAB_DEBUG_DEFAULT_FLAGS;
 }
 
-/* Does @s use the per-CPU sheaves (no debugging: the kernel was booted with slab_debug=-)? */
+/* Does @s use the per-CPU sheaves (no debugging: the kernel was booted without slab_debug)? */
 static inline bool cache_has_sheaves(const struct kmem_cache *s)
 {
 	return !(s->flags & (SLAB_DEBUG_FLAGS | SLAB_NO_SHEAVES));

@@ -31,8 +31,8 @@
  * interrupted_sequences_start_again: the restart's rule itself, byte by
  * byte, on made-up registers.
  *
- * Both run with and without slab debugging (the matrix boots some machines
- * with slab_debug=-): the locked, checked path and the per-CPU sheaves.
+ * Both run with and without slab debugging (the matrix's -debug machines
+ * boot with slab_debug): the locked, checked path and the per-CPU sheaves.
  * Operations are fewer above 4 CPUs: the matrix runs 8 vCPUs on 2 host
  * cores, where every contended lock hand-over may wait for the host.
  */
