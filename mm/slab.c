@@ -696,12 +696,13 @@ static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
+	/* Unless an interrupt handler refilled main meanwhile: then ours waits. */
 	if (pcs->top == pcs->base) {
 		struct slab_sheaf *old = main_sheaf(pcs);
 
 		set_main(pcs, sheaf);
 		sheaf = old;
-	}	/* else an interrupt handler refilled main meanwhile: ours waits */
+	}
 	stash_sheaf(s, pcs, sheaf);
 	obj = *--pcs->top;
 	local_irq_restore(flags);
