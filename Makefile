@@ -17,6 +17,7 @@
 #   make handout LAB=slab OUT=dir   a lab's student tree, made from this one
 #   make test-labs       prove every lab: its handout builds, boots and scores zero on it
 #   make debug           QEMU waiting for gdb, and gdb stopped at kmain
+#   make console         type at the monitor of the kernel make debug runs (another terminal)
 #   make CC=clang        the same with clang; CROSS_COMPILE=x86_64-elf- for a cross gcc
 #   make KASAN=1         the kernels with KASAN (mm/kasan/), in build/kasan; with it,
 #                        make test runs the suites on the KASAN machine of the matrix
@@ -122,7 +123,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug test test-host test-qemu test-selftest test-monitor bench soak clean deps \
+.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench soak clean deps \
 	kasan-kernels \
 	bench-linux compile_commands.json grade handout test-labs
 all: $(KERNEL) $(ISO)
@@ -228,11 +229,19 @@ run: deps $(RUN_ISO)
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) \
 		$(RUN_CONSOLE) -no-reboot $(QEMU_ARGS)
 
+# The serial port goes to a socket that `make console` connects to from another terminal
+# (gdb has this one), and to build/debug-serial.log.
+DEBUG_SERIAL := -chardev socket,id=serial0,path=$(BUILD)/debug-serial.sock,server=on,wait=off,$\
+	logfile=$(BUILD)/debug-serial.log -serial chardev:serial0
 debug: deps $(RUN_ISO)
 	@$(BOOT_MEDIUM) >/dev/null
+	@rm -f $(BUILD)/debug-serial.sock
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) -display none \
-		-serial file:$(BUILD)/debug-serial.log -no-reboot -s -S $(QEMU_ARGS) & \
+		$(DEBUG_SERIAL) -no-reboot -s -S $(QEMU_ARGS) & \
 	gdb -q -x tools/kmem.gdb; kill %1 2>/dev/null || true
+
+console:
+	@$(PYTHON) tools/console.py $(BUILD)/debug-serial.sock
 
 # The KASAN kernels (make KASAN=1) that make test boots on the matrix lines that
 # say kernel=kasan and for the runner's KASAN self-test: built in $(BUILD)/kasan.

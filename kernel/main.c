@@ -20,7 +20,7 @@
 #include "mm/memblock.h"
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/kvmalloc.h"
 #include "mm/vmalloc.h"
 #include "arch/x86_64/acpi.h"

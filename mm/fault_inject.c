@@ -48,7 +48,7 @@
  */
 #include <stdarg.h>
 #include "mm/fault_inject.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "kernel/kallsyms.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"

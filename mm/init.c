@@ -87,7 +87,7 @@ static void vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
  * between nodes) read as zeroed struct pages: each page of their part of
  * vmemmap maps the same zeroed page, read-only.  A zeroed struct page is
  * no slab and no block, so kfree() of an address in a hole needs no
- * pfn_valid() on its fast path to be told apart (mm/internal.h,
+ * pfn_valid() on its fast path to be told apart (mm/slab_internal.h,
  * virt_to_slab_checked()); a write to one would fault.  A few page tables
  * are the whole cost: 16 KiB for a 1 GiB hole.
  */

@@ -32,7 +32,7 @@
  * the numbers.  docs/kvmalloc.md shows and explains a real run.
  */
 #include "mm/kvdemo.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "kernel/labs.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"

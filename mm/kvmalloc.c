@@ -32,7 +32,7 @@
  * (https://lwn.net/Articles/711653/).  docs/kvmalloc.md retells it with figures.
  */
 #include "mm/kvmalloc.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/kasan.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"

@@ -27,6 +27,25 @@
  * Linux 6.18: an object of another node, freed here, goes straight back
  * to its slab, so that what the sheaves hand out is local memory.
  *
+ * The paths through the tiers, a function for each step (Linux 6.18's
+ * name where Linux has the same step):
+ *
+ *          allocation                        free
+ *          slab_alloc_node()                 kfree_caller() (kfree, kvfree) and
+ *                                            kmem_cache_free(): the slab's page;
+ *                                            slab_free(): one mask test, else
+ *                                            slab_free_checked(): a multiply
+ *   CPU    pop main                          free_to_pcs(): push on main
+ *          main empty: alloc_from_pcs()      main full: free_to_pcs_irqoff()
+ *          __pcs_replace_empty_main():       __pcs_replace_full_main():
+ *          the spare, or                     the spare, or
+ *   barn   barn_take() a full sheaf          barn_replace_full_sheaf(), or
+ *   slabs  else get_objects() into an        flush_sheaf(): put_objects()
+ *          empty sheaf (may make a slab)
+ *
+ * Past the sheaves: a checked cache's objects (alloc_from_slabs(),
+ * __slab_free()) and an object of another node (free_remote()).
+ *
  * One slab, order 0, kmalloc-64:
  *
  *   struct page: PG_slab, slab_cache = kmalloc-64, freelist, inuse, objects
@@ -55,7 +74,7 @@
  * kmalloc() and friends are in mm/slab_common.c; the monitor's commands in
  * mm/slab_monitor.c.  docs/slab.md tells the whole story with figures.
  */
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/fault_inject.h"
 #include "mm/kasan.h"
 #include "mm/mmdebug.h"
@@ -579,82 +598,112 @@ static void retire_sheaf(struct kmem_cache *s, struct slab_sheaf *sheaf)
 	kmem_cache_free(sheaf_cache, sheaf);
 }
 
+/* An empty sheaf: the barn's, or a new one allocated with @gfp. */
+static struct slab_sheaf *get_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
+{
+	struct slab_sheaf *sheaf = barn_take(local_barn(s), false);
+
+	return sheaf ? sheaf : alloc_empty_sheaf(s, gfp);
+}
+
 /*
- * Allocation when this CPU's main sheaf is empty.  With interrupts off,
- * the cheap ways: the spare, or a full sheaf from the barn.  Otherwise an
- * empty sheaf is filled from the slabs with interrupts on (new slabs may
- * mean reclaim) and installed as main.
+ * @sheaf leaves main, or was never installed: it waits as this CPU's spare
+ * if there is none, else it is retired (interrupts off).  The bootstrap
+ * sheaf is neither.
  */
-static void *alloc_from_new_sheaf(struct kmem_cache *s, gfp_t gfp, void *caller)
+static void stash_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs,
+			struct slab_sheaf *sheaf)
+{
+	if (sheaf == &bootstrap_sheaf)
+		return;
+	if (!pcs->spare)
+		set_spare(pcs, sheaf);
+	else
+		retire_sheaf(s, sheaf);
+}
+
+/*
+ * __pcs_replace_empty_main - this CPU's main sheaf is empty: give it objects
+ * without waiting (Linux's name; interrupts off).  The spare swaps with
+ * main if it has objects; else a full sheaf from the barn replaces main.
+ * Return: true if main has objects now (an interrupt handler may also have
+ * refilled it since the pop failed), false if neither had any.
+ */
+static bool __pcs_replace_empty_main(struct kmem_cache *s, struct slub_percpu_sheaves *pcs)
+{
+	/* LAB slab:
+	 * (void)s, (void)pcs;
+	 * return false;
+	 */
+	struct slab_sheaf *old, *full;
+
+	if (pcs->top != pcs->base)
+		return true;
+	old = main_sheaf(pcs);
+	if (pcs->spare && pcs->spare->size) {
+		set_main(pcs, pcs->spare);
+		set_spare(pcs, old == &bootstrap_sheaf ? NULL : old);
+		return true;
+	}
+	full = barn_take(local_barn(s), true);
+	if (!full)
+		return false;
+	set_main(pcs, full);
+	stash_sheaf(s, pcs, old);
+	return true;
+	/* END LAB */
+}
+
+/*
+ * alloc_from_pcs - an object from this CPU's sheaves when the pop found
+ * main empty.  First, with interrupts off, the ways that do not wait
+ * (__pcs_replace_empty_main()).  Else, with interrupts on (new slabs may
+ * mean reclaim), an empty sheaf is filled from the slabs and installed as
+ * main; if no sheaf can be had, one object comes straight from the slabs.
+ */
+static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 {
 	/* LAB slab:
 	 * void *obj;
 	 *
-	 * (void)retire_sheaf, (void)alloc_empty_sheaf;
+	 * (void)__pcs_replace_empty_main, (void)get_empty_sheaf, (void)stash_sheaf;
 	 * gfp = might_alloc(gfp, caller);
 	 * return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
 	 */
 	struct slub_percpu_sheaves *pcs;
-	struct slab_sheaf *sheaf, *old;
+	struct slab_sheaf *sheaf;
 	unsigned long flags;
-	void *obj;
+	void *obj = NULL;
 
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
-	if (pcs->top != pcs->base)
-		goto pop;	/* SLAB_FAILSLAB's hook sent it here, or a handler refilled main */
-	if (pcs->spare && pcs->spare->size) {
-		old = main_sheaf(pcs);
-		set_main(pcs, pcs->spare);
-		set_spare(pcs, old == &bootstrap_sheaf ? NULL : old);
-		goto pop;
-	}
-	sheaf = barn_take(local_barn(s), true);
-	if (sheaf)
-		goto install;
+	if (__pcs_replace_empty_main(s, pcs))
+		obj = *--pcs->top;
 	local_irq_restore(flags);
+	if (obj)
+		return obj;
 
 	gfp = might_alloc(gfp, caller);
-	sheaf = barn_take(local_barn(s), false);
+	sheaf = get_empty_sheaf(s, gfp);
 	if (!sheaf)
-		sheaf = alloc_empty_sheaf(s, gfp);
-	if (!sheaf) {
-		/* No sheaf to fill: one object straight from the slabs. */
 		return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
-	}
 	sheaf->size = get_objects(s, gfp, NUMA_NO_NODE, sheaf_objects(sheaf), sheaf->capacity,
 				  caller);
 	if (!sheaf->size) {
 		retire_sheaf(s, sheaf);
 		return NULL;
 	}
+
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
-	if (pcs->top != pcs->base) {
-		/* An interrupt handler refilled main meanwhile: keep ours in reserve. */
-		old = sheaf;
-		goto stash;
+	/* Unless an interrupt handler refilled main meanwhile: then ours waits. */
+	if (pcs->top == pcs->base) {
+		struct slab_sheaf *old = main_sheaf(pcs);
+
+		set_main(pcs, sheaf);
+		sheaf = old;
 	}
-install:
-	old = main_sheaf(pcs);
-	set_main(pcs, sheaf);
-stash:
-	if (old != &bootstrap_sheaf) {
-		if (!pcs->spare) {
-			set_spare(pcs, old);
-		} else {
-			local_irq_restore(flags);
-			retire_sheaf(s, old);
-			local_irq_save(flags);
-			pcs = this_cpu_ptr(s->cpu_sheaves);
-			/* kmem_cache_flush_cpus() may have emptied main meanwhile (an IPI) */
-			if (unlikely(pcs->top == pcs->base)) {
-				local_irq_restore(flags);
-				return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
-			}
-		}
-	}
-pop:
+	stash_sheaf(s, pcs, sheaf);
 	obj = *--pcs->top;
 	local_irq_restore(flags);
 	return obj;
@@ -662,41 +711,40 @@ pop:
 }
 
 /*
- * Free when this CPU's main sheaf is full (or is the bootstrap sheaf).
- * free_slow() has turned interrupts off, and they stay off: nothing here
- * may sleep.  The spare if it is empty; else trade main at the barn for an
- * empty sheaf; else empty main into the slabs.
+ * __pcs_replace_full_main - this CPU's main sheaf is full (or is the
+ * bootstrap sheaf): give it room (Linux's name).  Interrupts are off and
+ * stay off: nothing here may sleep.  The spare if it is empty; else trade
+ * main at the barn for an empty sheaf (barn_replace_full_sheaf()); else
+ * empty main into the slabs.  The bootstrap sheaf, never traded nor
+ * flushed, gives way to an empty sheaf from the barn or a new one.
+ * Return: false if main is still full (no empty sheaf without waiting).
  */
-static void free_to_new_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs, void *obj)
+static bool __pcs_replace_full_main(struct kmem_cache *s, struct slub_percpu_sheaves *pcs)
 {
 	/* LAB slab:
-	 * (void)pcs, (void)barn_replace_full_sheaf;
-	 * put_objects(s, &obj, 1);
+	 * (void)s, (void)pcs, (void)barn_replace_full_sheaf;
+	 * return false;
 	 */
-	struct slab_sheaf *sheaf = main_sheaf(pcs);
+	struct slab_sheaf *full = main_sheaf(pcs), *empty;
 
 	if (pcs->spare && !pcs->spare->size) {
 		set_main(pcs, pcs->spare);
-		set_spare(pcs, sheaf == &bootstrap_sheaf ? NULL : sheaf);
-	} else if (sheaf == &bootstrap_sheaf) {
-		sheaf = barn_take(local_barn(s), false);
-		if (!sheaf)
-			sheaf = alloc_empty_sheaf(s, GFP_NOWAIT | __GFP_NOWARN);
-		if (!sheaf) {
-			put_objects(s, &obj, 1);
-			return;
-		}
-		set_main(pcs, sheaf);
-	} else {
-		struct slab_sheaf *empty = barn_replace_full_sheaf(local_barn(s), sheaf);
-
-		if (!empty) {	/* no room for a full sheaf, or no empty one */
-			flush_sheaf(s, sheaf);
-			empty = sheaf;
-		}
-		set_main(pcs, empty);
+		set_spare(pcs, full == &bootstrap_sheaf ? NULL : full);
+		return true;
 	}
-	*pcs->top++ = obj;
+	if (full == &bootstrap_sheaf) {
+		empty = get_empty_sheaf(s, GFP_NOWAIT | __GFP_NOWARN);
+		if (!empty)
+			return false;
+	} else {
+		empty = barn_replace_full_sheaf(local_barn(s), full);
+		if (!empty) {	/* no room for a full sheaf, or no empty one */
+			flush_sheaf(s, full);
+			empty = full;
+		}
+	}
+	set_main(pcs, empty);
+	return true;
 	/* END LAB */
 }
 
@@ -735,7 +783,7 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t gfp, int nod
 	if (cache_skips_sheaves(s) || node != NUMA_NO_NODE)
 		obj = alloc_from_slabs(s, gfp, node, caller);
 	else
-		obj = alloc_from_new_sheaf(s, gfp, caller);
+		obj = alloc_from_pcs(s, gfp, caller);
 	if (obj && !cache_skips_sheaves(s))
 		clear_free_mark(s, obj);
 	obj = kasan_slab_alloc(s, obj);
@@ -785,9 +833,13 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, in
 	/* END LAB */
 }
 
-/* A free the slab path must do: a checked cache's, or one without sheaves. */
-static __noinline void free_to_slab(struct kmem_cache *s, struct page *slab, void *obj,
-				    void *caller)
+/*
+ * __slab_free - @obj goes back to its slab under the node's lock (Linux's
+ * name for the step): a checked cache's object, checked first, or one of a
+ * cache without sheaves.
+ */
+static __noinline void __slab_free(struct kmem_cache *s, struct page *slab, void *obj,
+				   void *caller)
 {
 	struct kmem_cache_node *n = get_node(s, page_to_nid(slab));
 	unsigned long flags;
@@ -850,20 +902,22 @@ bool slab_object_was_freed(struct page *slab, void *obj, void *caller)
 }
 
 /*
- * Main was full (or is the bootstrap sheaf) when free_to_sheaf() looked; an
- * interrupt handler may have popped from it since.
+ * free_to_pcs_irqoff - the push of free_to_pcs() found main full (or the
+ * bootstrap sheaf): with interrupts off, look again (an interrupt handler
+ * may have popped since), give main room if it is still full, and push.
+ * If main cannot be given room, @obj goes to its slab.
  */
-static __noinline void free_slow(struct kmem_cache *s, void *obj)
+static __noinline void free_to_pcs_irqoff(struct kmem_cache *s, void *obj)
 {
 	struct slub_percpu_sheaves *pcs;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
-	if (pcs->top != pcs->end)
+	if (pcs->top != pcs->end || __pcs_replace_full_main(s, pcs))
 		*pcs->top++ = obj;
 	else
-		free_to_new_sheaf(s, pcs, obj);
+		put_objects(s, &obj, 1);
 	local_irq_restore(flags);
 }
 
@@ -871,7 +925,7 @@ static __noinline void free_slow(struct kmem_cache *s, void *obj)
  * An object of another node than this CPU's memory node goes back to its
  * slab at once, as in Linux 6.18: a sheaf holds only local objects, so
  * that what it hands out is local memory.  Its free mark (at @mark, as for
- * free_to_sheaf()) is set there too: a double free is caught wherever the
+ * free_to_pcs()) is set there too: a double free is caught wherever the
  * first free left the object.
  */
 static __noinline void free_remote(struct kmem_cache *s, void *obj, unsigned int mark,
@@ -884,18 +938,20 @@ static __noinline void free_remote(struct kmem_cache *s, void *obj, unsigned int
 }
 
 /*
- * free_to_sheaf - @obj (an object's start, of a cache with sheaves, in the
- * slab page @page) onto this CPU's main sheaf, unless its free mark, the
- * word @mark bytes into it, says it is free already: a double free, caught
- * without debugging.  An object of another node goes to its slab.
+ * free_to_pcs - @obj (an object's start, of a cache with sheaves, in the
+ * slab page @page) onto this CPU's main sheaf (Linux's name), unless its
+ * free mark, the word @mark bytes into it, says it is free already: a
+ * double free, caught without debugging.  The push is a restartable
+ * sequence, as the pop in slab_alloc_node().  An object of another node
+ * goes to its slab.
  */
-static __always_inline void free_to_sheaf(struct kmem_cache *s, struct page *page, void *obj,
-					  unsigned int mark, void *caller)
+static __always_inline void free_to_pcs(struct kmem_cache *s, struct page *page, void *obj,
+					unsigned int mark, void *caller)
 {
 	/* LAB slab:
-	 * (void)freed_twice, (void)free_slow, (void)set_free_mark, (void)mark;
+	 * (void)freed_twice, (void)free_to_pcs_irqoff, (void)set_free_mark, (void)mark;
 	 * (void)page, (void)free_remote;
-	 * free_to_slab(s, virt_to_slab(obj), obj, caller);
+	 * __slab_free(s, virt_to_slab(obj), obj, caller);
 	 */
 	struct slub_percpu_sheaves *pcs;
 
@@ -910,33 +966,34 @@ static __always_inline void free_to_sheaf(struct kmem_cache *s, struct page *pag
 	}
 	pcs = this_cpu_ptr(s->cpu_sheaves);
 	if (unlikely(!percpu_stack_push(&pcs->top, &pcs->end, obj)))
-		free_slow(s, obj);	/* restartable as the pop in slab_alloc_node() */
+		free_to_pcs_irqoff(s, obj);
 	/* END LAB */
 }
 
 /*
- * @obj, an object's start, goes back: to its slab (a checked cache's, or
- * one without sheaves), else onto a sheaf.
+ * @obj, an object's start that may be freed now, goes back: to its slab
+ * (a checked cache's, or one without sheaves), else onto a sheaf.
  */
-static __always_inline void do_slab_free(struct kmem_cache *s, struct page *slab, void *obj,
-					 void *caller)
+static __always_inline void free_to_pcs_or_slab(struct kmem_cache *s, struct page *slab,
+						void *obj, void *caller)
 {
 	if (unlikely(cache_skips_sheaves(s)))
-		free_to_slab(s, slab, obj, caller);
+		__slab_free(s, slab, obj, caller);
 	else
-		free_to_sheaf(s, slab, obj, s->free_mark, caller);
+		free_to_pcs(s, slab, obj, s->free_mark, caller);
 }
 
 /*
- * Every free that slab_free()'s one test does not send straight to a
- * sheaf: a checked cache's, one whose slots are not a power of two or
- * whose free mark is not the first word, any in a KASAN kernel (where the
- * object may wait in KASAN's quarantine first, mm/kasan.h), and a pointer
- * that is not where an object starts (a multiply, no divide).  @page is
- * the page @obj is in.
+ * slab_free_checked - every free that slab_free()'s one test does not
+ * send straight to free_to_pcs(): a checked cache's, one whose slots are
+ * not a power of two or whose free mark is not the first word, any in a
+ * KASAN kernel (where the object may wait in KASAN's quarantine first,
+ * mm/kasan.h), and a pointer that is not where an object starts.  Here the
+ * start is checked with a multiply (no divide).  @page is the page @obj is
+ * in.
  */
-static __noinline void slab_free_slow(struct kmem_cache *s, struct page *page, void *obj,
-				      void *caller)
+static __noinline void slab_free_checked(struct kmem_cache *s, struct page *page, void *obj,
+					 void *caller)
 {
 	if (unlikely(!object_in_own_page(s, page, obj))) {
 		bad_object_pointer(s, obj, caller);
@@ -944,25 +1001,25 @@ static __noinline void slab_free_slow(struct kmem_cache *s, struct page *page, v
 	}
 	if (kasan_slab_free(s, obj, caller))
 		return;
-	do_slab_free(s, compound_head(page), obj, caller);	/* the sheaves never need it */
+	free_to_pcs_or_slab(s, compound_head(page), obj, caller);	/* the sheaves never need it */
 }
 
 /*
- * slab_free - the free path of kmem_cache_free() and kfree(): @obj is in a
- * slab of cache @s, and @page is the page it is in (the callers checked
- * that much; any page of a slab knows its cache and object count).  One
- * test of the address against s->fast_free_mask (fast_free_mask()) both
- * checks that @obj is where an object starts and that the cache frees onto
- * sheaves with its free mark in the first word; anything else is out of
- * line.
+ * slab_free - the free path of kmem_cache_free() and kfree() (Linux's
+ * name): @obj is in a slab of cache @s, and @page is the page it is in
+ * (the callers checked that much; any page of a slab knows its cache and
+ * object count).  One test of the address against s->fast_free_mask
+ * (fast_free_mask()) both checks that @obj is where an object starts and
+ * that the cache frees onto sheaves with its free mark in the first word;
+ * anything else is out of line.
  */
 static __always_inline void slab_free(struct kmem_cache *s, struct page *page, void *obj,
 				      void *caller)
 {
 	if (likely(!((unsigned long)obj & s->fast_free_mask)))
-		free_to_sheaf(s, page, obj, 0, caller);
+		free_to_pcs(s, page, obj, 0, caller);
 	else
-		slab_free_slow(s, page, obj, caller);
+		slab_free_checked(s, page, obj, caller);
 }
 
 #if CONFIG_KASAN
@@ -971,7 +1028,7 @@ void slab_free_quarantined(void *obj)
 {
 	struct page *slab = virt_to_slab(obj);
 
-	do_slab_free(slab->slab_cache, slab, obj, __builtin_return_address(0));
+	free_to_pcs_or_slab(slab->slab_cache, slab, obj, __builtin_return_address(0));
 }
 #endif
 
@@ -1077,11 +1134,11 @@ unsigned int kmem_cache_size(struct kmem_cache *s)
 }
 
 /*
- * kfree() and kvfree(): the slab is found from the address alone; anything
- * else (a large kmalloc, vmalloc memory for kvfree(), a bad pointer) is the
- * rare path.
+ * kfree_caller - kfree() for @caller (kvfree() if @vmalloc_too): the slab is
+ * found from the address alone, then slab_free(); anything else (a large
+ * kmalloc, vmalloc memory for kvfree(), a bad pointer) is the rare path.
  */
-static __always_inline void free_by_address(const void *objp, void *caller, bool vmalloc_too)
+static __always_inline void kfree_caller(const void *objp, void *caller, bool vmalloc_too)
 {
 	/* NULL and ZERO_SIZE_PTR are below the direct map: no page, no test of their own here */
 	struct page *page = virt_to_slab_checked(objp);
@@ -1115,7 +1172,7 @@ static __always_inline void free_by_address(const void *objp, void *caller, bool
  */
 void kfree(const void *objp)
 {
-	free_by_address(objp, __builtin_return_address(0), false);
+	kfree_caller(objp, __builtin_return_address(0), false);
 }
 
 /**
@@ -1130,7 +1187,7 @@ void kfree(const void *objp)
  */
 void kvfree(const void *addr)
 {
-	free_by_address(addr, __builtin_return_address(0), true);
+	kfree_caller(addr, __builtin_return_address(0), true);
 }
 
 /*
@@ -1454,7 +1511,7 @@ static void calculate_sizes(struct kmem_cache *s)
  * power-of-two size that fill their slabs, that is size - 1: a slab is a
  * buddy block, which starts on a multiple of its own size (and so of the
  * slot's) in the direct map as in physical memory.  Every other cache gets
- * every bit, so that each of its frees takes slab_free_slow(), which
+ * every bit, so that each of its frees takes slab_free_checked(), which
  * multiplies (object_in_own_page()).
  */
 static unsigned long fast_free_mask(const struct kmem_cache *s)

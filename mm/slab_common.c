@@ -19,7 +19,7 @@
  * the two apart from the block's first page: PG_slab or PG_large_kmalloc;
  * anything else was not handed out by kmalloc(), and is reported.
  */
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/kasan.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"

@@ -32,7 +32,7 @@
  * poison was overwritten is never handed out again.
  */
 #include <stdarg.h>
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
 #include "lib/string.h"

@@ -9,7 +9,7 @@
  *   kheld               the objects 'kmalloc' holds
  *   slabcheck [CACHE]   validate every slab of every cache (or of one)
  */
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"

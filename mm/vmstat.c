@@ -14,6 +14,7 @@
 #include "lib/string.h"
 
 DEFINE_PER_CPU(struct vm_event_state, vm_event_states);
+DEFINE_PER_CPU(struct vm_numa_event_state, vm_numa_event_states);
 
 #define ORDER_NAMES(prefix) \
 	prefix "0", prefix "1", prefix "2", prefix "3", prefix "4", prefix "5", \
@@ -119,7 +120,7 @@ unsigned long global_vm_event(enum vm_event_item item)
 /** cpu_numa_event - one NUMA counter of node @node as CPU @cpu counted it */
 unsigned long cpu_numa_event(unsigned int cpu, int node, enum numa_stat_item item)
 {
-	return READ_ONCE(per_cpu(vm_event_states, cpu).numa_event[item][node]);
+	return READ_ONCE(per_cpu(vm_numa_event_states, cpu).numa_event[item][node]);
 }
 
 /**

@@ -196,8 +196,8 @@ test-host-build test-host bench-host fuzz:
 
 def handout_files(files, kept):
     """The files a handout has: not the host tests, no instructors' page, no
-    pages of other labs."""
-    pages = {"docs/labs/%s.md" % lab for lab in kept}
+    pages of other labs (the students' page on debugging is every lab's)."""
+    pages = {"docs/labs/%s.md" % lab for lab in kept} | {"docs/labs/debugging.md"}
     return [f for f in files
             if (not f.startswith("docs/labs/") or f in pages) and
             (not f.startswith("tests/host/") or f == HOST_MK)]

@@ -13,7 +13,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/restart.h"
-#include "mm/vmstat.h"
+#include "mm/vm_event_item.h"
 #include "kernel/hardirq.h"
 #include "kernel/printk.h"
 

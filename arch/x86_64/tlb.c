@@ -17,7 +17,7 @@
  * counters and a shootdown.
  */
 #include "mm/tlbflush.h"
-#include "mm/vmstat.h"
+#include "mm/vm_event_item.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/page.h"

@@ -18,7 +18,7 @@
 #define MM_KASAN_KASAN_H
 
 #include "mm/kasan.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/vmalloc.h"
 #include "lib/string.h"
 

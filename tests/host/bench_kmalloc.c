@@ -37,7 +37,7 @@
 
 #ifdef BENCH_SLAB
 #include "mm_host.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 
 #define MiB	(1UL << 20)
 

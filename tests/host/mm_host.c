@@ -9,7 +9,7 @@
 #include <time.h>
 #include "kernel_names.h"
 #include "host_rng.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/fault_inject.h"
 #include "mm/memblock.h"
 #include "mm/vmstat.h"

@@ -2,7 +2,7 @@
  * tests/host/slab_check.c - the slab allocator's machines and its
  * consistency checker (see slab_check.h).
  *
- * The checker reads the slab's own structures (mm/internal.h) but decodes
+ * The checker reads the slab's own structures (mm/slab_internal.h) but decodes
  * the freelists itself, so that a corrupted list is reported here instead
  * of being "repaired" by the code under test.
  */

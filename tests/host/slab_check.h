@@ -24,7 +24,7 @@
 #define TESTS_HOST_SLAB_CHECK_H
 
 #include "buddy_check.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 
 /*
  * slab_machine_init - boot a fresh machine and start the slab on it

@@ -904,7 +904,7 @@ SLAB_TEST(double_free_is_caught_without_debugging, "-")
 
 /*
  * The free mark is in the object: a free onto an empty main sheaf, or onto
- * the bootstrap sheaf (after a flush, through free_slow()), is an ordinary
+ * the bootstrap sheaf (after a flush, through free_to_pcs_irqoff()), is an ordinary
  * free; the same free again is the double free.  A double free after the
  * object went back to its slab is caught too, and in a one-word object,
  * whose mark the free pointer replaces there, it is not.
@@ -1031,8 +1031,8 @@ SLAB_TEST(bad_pointers_are_reported_once_and_ignored_with_debugging, "")
 
 /*
  * object_in_slab() and object_in_own_page() (a multiply and a rotate,
- * mm/internal.h) against the plain definition, at every byte of a slab, for every slot size from 8 B
- * to 8 KiB in steps of 8 (odd multiples of every power of two) and with
+ * mm/slab_internal.h) against the plain definition, at every byte of a
+ * slab, for every slot size from 8 B to 8 KiB in steps of 8 (odd multiples of every power of two) and with
  * the left redzone and tracks of slab debugging; and that the mask of
  * slab_free()'s one test (mm/slab.c, fast_free_mask()) lets nothing else
  * through.

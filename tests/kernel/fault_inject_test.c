@@ -13,7 +13,7 @@
  */
 #include "kunit/fault_inject.h"
 #include "test_log.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/vmalloc.h"
 #include "kernel/cmdline.h"
 #include "kernel/kallsyms.h"

@@ -20,7 +20,7 @@
 
 #include "kunit/test.h"
 #include "test_log.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/kvmalloc.h"
 #include "mm/vmap_area.h"
 #include "kernel/smp.h"

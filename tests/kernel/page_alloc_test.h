@@ -12,7 +12,7 @@
 
 #include "kunit/test.h"
 #include "test_log.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/page_alloc.h"
 #include "mm/mmzone.h"
 #include "mm/shrinker.h"

@@ -174,9 +174,12 @@ static void allocators_keep_their_per_cpu_data_in_the_areas(struct kunit *test)
 			KUNIT_EXPECT_TRUE(test, in_area_of(per_cpu_ptr(zone->per_cpu_pageset, cpu),
 							   sizeof(struct per_cpu_pages), cpu));
 	}
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		KUNIT_EXPECT_TRUE(test, in_area_of(&per_cpu(vm_event_states, cpu),
 						   sizeof(struct vm_event_state), cpu));
+		KUNIT_EXPECT_TRUE(test, in_area_of(&per_cpu(vm_numa_event_states, cpu),
+						   sizeof(struct vm_numa_event_state), cpu));
+	}
 }
 
 static struct kunit_case percpu_cases[] = {

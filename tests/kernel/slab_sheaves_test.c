@@ -18,7 +18,7 @@
  */
 #include "kunit/test.h"
 #include "kernel/percpu.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "lib/errno.h"
 
 #define OBJ_SIZE	64

@@ -144,7 +144,7 @@ static void large_kmalloc_is_whole_pages(struct kunit *test)
 
 /*
  * kfree() reads the cache and the object count from the struct page of
- * the page its pointer is in (mm/internal.h, virt_to_slab_checked()), so
+ * the page its pointer is in (mm/slab_internal.h, virt_to_slab_checked()), so
  * every page of a multi-page slab must carry them, and know its index in
  * the slab: kmalloc-4k's slabs have several pages, and most objects are
  * not in the first.

@@ -12,7 +12,7 @@
 
 #include "kunit/test.h"
 #include "test_log.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/kasan.h"
 #include "mm/slab.h"
 #include "mm/vmstat.h"

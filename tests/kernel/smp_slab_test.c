@@ -699,7 +699,7 @@ static unsigned int barn_trial(struct kunit *test, void **objs, unsigned int cap
 }
 
 /*
- * free_to_new_sheaf() with main and spare full, and a barn that takes no
+ * __pcs_replace_full_main() with main and spare full, and a barn that takes no
  * more full sheaves: it must flush main and keep the barn's empty sheaf.
  * It once took the empty sheaf, failed to leave main, and then put the
  * empty one back with barn_put() without looking at the answer: another

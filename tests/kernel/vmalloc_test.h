@@ -23,7 +23,7 @@
 
 #include "kunit/test.h"
 #include "test_log.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/shrinker.h"
 #include "kernel/workqueue.h"
 #include "mm/vmalloc.h"

@@ -38,7 +38,7 @@
  */
 #include <stdarg.h>
 #include "kunit/internal.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/percpu.h"
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"

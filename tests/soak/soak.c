@@ -28,7 +28,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
-#include "mm/internal.h"
+#include "mm/slab_internal.h"
 #include "mm/kvmalloc.h"
 #include "mm/oom.h"
 #include "mm/shrinker.h"
