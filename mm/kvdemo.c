@@ -434,9 +434,13 @@ static void explain_rfc_scan(size_t fresh_first, size_t frag_first, size_t frag_
 {
 	size_t order3 = kvdemo_order3_size();
 
-	if (fresh_first)
+	if (fresh_first > KMALLOC_MAX_SIZE)
 		printk("   Fresh, the slab and the page allocator serve every size up to 4 MiB\n"
 		       "   (KMALLOC_MAX_SIZE).\n");
+	else if (fresh_first)	/* a small machine: no free block of that size at all */
+		print_size("   Fresh, vmalloc takes over already at ", fresh_first,
+			   ": this machine has no free\n"
+			   "   block that large, even before the hard state is built.\n");
 	else
 		printk("   Fresh, free memory ran out before 8 MiB, the first size above 4 MiB\n"
 		       "   (KMALLOC_MAX_SIZE): vmalloc was never needed.\n");

@@ -79,7 +79,7 @@ static const struct kvmalloc_rule rules[NR_KVMALLOC_POLICIES][2] = {
 };
 
 /* noretry's, rules[KVMALLOC_NORETRY][0], until kvmalloc_policy= says otherwise */
-/* LAB kvmalloc: struct kvmalloc_rule kvmalloc_rule; */
+/* LAB kvmalloc */
 struct kvmalloc_rule kvmalloc_rule = { __GFP_NOWARN | __GFP_NORETRY, __GFP_NOFAIL };
 /* END LAB */
 
@@ -109,10 +109,7 @@ void kvmalloc_set_policy(enum kvmalloc_policy policy)
  */
 gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 {
-	/* LAB kvmalloc:
-	 * (void)size, (void)policy;
-	 * return flags;
-	 */
+	/* LAB kvmalloc */
 	const struct kvmalloc_rule *rule = &rules[policy][!!(flags & __GFP_RETRY_MAYFAIL)];
 
 	if (size <= PAGE_SIZE)
@@ -124,10 +121,7 @@ gfp_t kvmalloc_slab_flags(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 /* May kvmalloc() fall back to vmalloc() after the slab said no? */
 static bool may_fall_back(size_t size, gfp_t flags, enum kvmalloc_policy policy)
 {
-	/* LAB kvmalloc:
-	 * (void)size, (void)flags, (void)policy;
-	 * return false;
-	 */
+	/* LAB kvmalloc */
 	if (policy == KVMALLOC_NAIVE)
 		return true;	/* the pattern as written: it does not look */
 	return size > PAGE_SIZE && gfpflags_allow_blocking(flags);

@@ -79,10 +79,7 @@ static void del_from_free_list(struct page *page, struct zone *zone, unsigned in
  */
 static bool page_is_buddy(const struct page *page, const struct page *buddy, unsigned int order)
 {
-	/* LAB buddy:
-	 * (void)page, (void)buddy, (void)order;
-	 * return false;
-	 */
+	/* LAB buddy */
 	if (!pfn_valid(page_to_pfn(buddy)))
 		return false;
 	if (!PageBuddy(buddy) || buddy->private != order)
@@ -104,7 +101,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 	VM_BUG_ON_PAGE(page_to_pfn(page) != pfn, page);
 	check_free_block(page, zone, order);
 	zone->nr_free += 1UL << order;
-	/* LAB buddy: (void)page_is_buddy; */
+	/* LAB buddy */
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
@@ -134,10 +131,7 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 			continue;
 		page = list_first_entry(&area->free_list, struct page, lru);
 		del_from_free_list(page, zone, current_order);
-		/* LAB buddy:
-		 * for (unsigned long i = 1; i < 1UL << (current_order - order); i++)
-		 *	add_to_free_list(page + (i << order), zone, order);
-		 */
+		/* LAB buddy */
 		/* Give back the upper halves we do not need, largest first. */
 		while (current_order > order) {
 			current_order--;
@@ -155,7 +149,7 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 /* Move up to @count pages from the tail (the coldest) of @pcp back to the buddy lists. */
 static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int count)
 {
-	/* LAB buddy: (void)zone, (void)pcp, (void)count; */
+	/* LAB buddy */
 	VM_BUG_ON(!irqs_disabled());	/* the list is this CPU's, and an interrupt may use it */
 	spin_lock(&zone->lock);
 	while (count-- > 0 && !list_empty(&pcp->list)) {
@@ -174,10 +168,7 @@ static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int
 
 static int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 {
-	/* LAB buddy:
-	 * (void)zone, (void)pcp;
-	 * return 0;
-	 */
+	/* LAB buddy */
 	int got = 0;
 
 	spin_lock(&zone->lock);
@@ -202,13 +193,7 @@ static __always_inline struct page *__rmqueue_pcplist(struct zone *zone,
 {
 	struct page *page;
 
-	/* LAB buddy:
-	 * (void)pcp, (void)rmqueue_bulk;
-	 * spin_lock(&zone->lock);
-	 * page = __rmqueue_smallest(zone, 0);
-	 * spin_unlock(&zone->lock);
-	 * return page;
-	 */
+	/* LAB buddy */
 	if (list_empty(&pcp->list) && !rmqueue_bulk(zone, pcp))
 		return NULL;
 	page = list_first_entry(&pcp->list, struct page, lru);
@@ -235,11 +220,7 @@ static struct page *rmqueue_pcplist(struct zone *zone)
 /* Put @page at the head of this CPU's list (the next to be reused, still cache-hot). */
 static __always_inline void __free_unref_page(struct page *page, struct zone *zone)
 {
-	/* LAB buddy:
-	 * spin_lock(&zone->lock);
-	 * __free_one_page(page, page_to_pfn(page), zone, 0);
-	 * spin_unlock(&zone->lock);
-	 */
+	/* LAB buddy */
 	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
 
 	page_set(page, PG_pcp);

@@ -631,10 +631,7 @@ static void stash_sheaf(struct kmem_cache *s, struct slub_percpu_sheaves *pcs,
  */
 static bool __pcs_replace_empty_main(struct kmem_cache *s, struct slub_percpu_sheaves *pcs)
 {
-	/* LAB slab:
-	 * (void)s, (void)pcs;
-	 * return false;
-	 */
+	/* LAB slab */
 	struct slab_sheaf *old, *full;
 
 	if (pcs->top != pcs->base)
@@ -663,13 +660,7 @@ static bool __pcs_replace_empty_main(struct kmem_cache *s, struct slub_percpu_sh
  */
 static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 {
-	/* LAB slab:
-	 * void *obj;
-	 *
-	 * (void)__pcs_replace_empty_main, (void)get_empty_sheaf, (void)stash_sheaf;
-	 * gfp = might_alloc(gfp, caller);
-	 * return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
-	 */
+	/* LAB slab */
 	struct slub_percpu_sheaves *pcs;
 	struct slab_sheaf *sheaf;
 	unsigned long flags;
@@ -721,10 +712,7 @@ static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
  */
 static bool __pcs_replace_full_main(struct kmem_cache *s, struct slub_percpu_sheaves *pcs)
 {
-	/* LAB slab:
-	 * (void)s, (void)pcs, (void)barn_replace_full_sheaf;
-	 * return false;
-	 */
+	/* LAB slab */
 	struct slab_sheaf *full = main_sheaf(pcs), *empty;
 
 	if (pcs->spare && !pcs->spare->size) {
@@ -808,12 +796,7 @@ static __noinline void *zero_object(struct kmem_cache *s, void *obj)
 static __always_inline void *slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node,
 					     void *caller)
 {
-	/* LAB slab:
-	 * (void)zero_object;
-	 * if (CONFIG_DEBUG_VM)
-	 *	gfp = might_alloc(gfp, caller);
-	 * return slab_alloc_slow(s, gfp, node, caller);
-	 */
+	/* LAB slab */
 	struct slub_percpu_sheaves *pcs;
 	void *obj;
 
@@ -948,11 +931,7 @@ static __noinline void free_remote(struct kmem_cache *s, void *obj, unsigned int
 static __always_inline void free_to_pcs(struct kmem_cache *s, struct page *page, void *obj,
 					unsigned int mark, void *caller)
 {
-	/* LAB slab:
-	 * (void)freed_twice, (void)free_to_pcs_irqoff, (void)set_free_mark, (void)mark;
-	 * (void)page, (void)free_remote;
-	 * __slab_free(s, virt_to_slab(obj), obj, caller);
-	 */
+	/* LAB slab */
 	struct slub_percpu_sheaves *pcs;
 
 	/* first, while the flags are at hand: any page of a slab carries its node */
@@ -1143,14 +1122,7 @@ static __always_inline void kfree_caller(const void *objp, void *caller, bool vm
 	/* NULL and ZERO_SIZE_PTR are below the direct map: no page, no test of their own here */
 	struct page *page = virt_to_slab_checked(objp);
 
-	/* LAB slab:
-	 * if (ZERO_OR_NULL_PTR(objp))
-	 *	return;
-	 * if (vmalloc_too && !page && is_vmalloc_addr(objp))
-	 *	vfree(objp);
-	 * else
-	 *	kfree_not_slab(objp, page, caller, vmalloc_too ? "kvfree" : "kfree");
-	 */
+	/* LAB slab */
 	if (likely(page && PageSlab(page)))
 		slab_free(page->slab_cache, page, (void *)objp, caller);
 	else if (ZERO_OR_NULL_PTR(objp))

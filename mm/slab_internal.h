@@ -225,10 +225,7 @@ static __always_inline bool object_in_own_page(const struct kmem_cache *s,
  */
 static __always_inline struct page *virt_to_slab_checked(const void *obj)
 {
-	/* LAB slab:
-	 * (void)obj;
-	 * return NULL;
-	 */
+	/* LAB slab */
 	unsigned long pfn = ((unsigned long)obj - PAGE_OFFSET) >> PAGE_SHIFT;
 	struct page *page;
 

@@ -209,7 +209,7 @@ static bool purge_may_wait(void)
  */
 static void purge_vmap_area_lazy(void)
 {
-	/* LAB vmalloc: (void)purge_lock, (void)drain_vmap_work; */
+	/* LAB vmalloc */
 	struct vmap_area *va, *next;
 	unsigned long start, end, nr_pages, nr_areas, flags;
 	LIST_HEAD(purging);
@@ -300,7 +300,7 @@ static phys_addr_t page_to_phys(const struct page *page)
  */
 static void vunmap_range_noflush(unsigned long addr, unsigned long end)
 {
-	/* LAB vmalloc: (void)addr, (void)end; */
+	/* LAB vmalloc */
 	while (addr < end) {
 		unsigned long next = min(ALIGN(addr + 1, PMD_SIZE), end);
 		u64 *pte = kernel_pte_lookup(addr);
@@ -320,10 +320,7 @@ static void vunmap_range_noflush(unsigned long addr, unsigned long end)
 static int vmap_small_pages_range(unsigned long addr, struct page **pages, unsigned int nr,
 				  pgprot_t prot)
 {
-	/* LAB vmalloc:
-	 * (void)addr, (void)pages, (void)nr, (void)prot;
-	 * return -ENOMEM;
-	 */
+	/* LAB vmalloc */
 	unsigned long start = addr, end = addr + ((unsigned long)nr << PAGE_SHIFT);
 	int err = -ENOMEM;
 

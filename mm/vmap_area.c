@@ -353,11 +353,7 @@ static enum fit_type classify_va_fit_type(const struct vmap_area *va, unsigned l
 static int va_clip(struct rb_list *free, struct vmap_area *va, unsigned long start,
 		   unsigned long size, struct list_head *spare)
 {
-	/* LAB vmalloc:
-	 * (void)free, (void)va, (void)start, (void)size, (void)spare;
-	 * (void)classify_va_fit_type, (void)insert_vmap_area_augment;
-	 * return -ENOMEM;
-	 */
+	/* LAB vmalloc */
 	struct vmap_area *lva;
 
 	switch (classify_va_fit_type(va, start, size)) {

@@ -4,18 +4,15 @@
 The reference kernel is the only copy of the code.  Regions of it are
 marked with two comment lines, one before and one after:
 
-	/* LAB buddy: return false; */        <- the lab's name, and the stub
+	/* LAB buddy */                        <- the lab's name
 	...the reference code...
 	/* END LAB */
 
-The stub, the C that stands in the student's tree where the region was,
-follows "LAB name:" on the opening line; a stub of several lines is written
-as the rest of that comment, one line each after " * ":
-
-	/* LAB buddy:
-	 * spin_lock(&zone->lock);
-	 * page = __rmqueue_smallest(zone, 0);
-	 */
+The stub, the C that stands in the student's tree where the region was, is
+kept apart, in tests/grade/stubs.txt, so that the reference reads as if no
+lab existed: an entry "[mm/page_alloc.c:page_is_buddy]" (the file, and the
+function or variable the region is in; "#2" for a second region there),
+then the stub's lines.  Every region has an entry and every entry a region.
 
 `make handout LAB=slab OUT=dir` (this script) writes the tracked files of
 the work tree (git ls-files: no .git, no build/) to OUT, with
@@ -54,10 +51,10 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "grade"))
 
 import points  # noqa: E402  (tests/grade/points.py)
 
-OPEN = re.compile(r"^(\s*)/\* LAB ([a-z][a-z0-9_]*)(:?)(.*)$")
+OPEN = re.compile(r"^(\s*)/\* LAB ([a-z][a-z0-9_]*)(.*)$")
 CLOSE = re.compile(r"^\s*/\* END LAB \*/\s*$")
-STUB_LINE = re.compile(r"^\s*\* ?(.*)$")
 MARKED = (".c", ".h")
+STUBS = "tests/grade/stubs.txt"   # the stubs, by region (the handouts leave it out)
 LABS_HEADER = "kernel/labs.h"     # where a handout names the labs it is handed out with
 # The kernel's own code: a line of a region that also appears here is not the solution.
 KERNEL_DIRS = ("arch/", "boot/", "kernel/", "lib/", "mm/")
@@ -71,9 +68,10 @@ class MarkerError(Exception):
 class Region:
     """A marked region: lines [first, last] of its file (0-based, markers included)."""
 
-    def __init__(self, path, lab, first, body_first, last, stub, indent):
-        self.path, self.lab, self.first, self.body_first = path, lab, first, body_first
-        self.last, self.stub, self.indent = last, stub, indent
+    def __init__(self, path, lab, first, last, indent):
+        self.path, self.lab, self.first, self.body_first = path, lab, first, first + 1
+        self.last, self.indent = last, indent
+        self.name = self.stub = None    # set from the file and tests/grade/stubs.txt
 
     def body(self, lines):
         return lines[self.body_first:self.last]
@@ -90,28 +88,11 @@ def parse_regions(path, lines):
         if not m:
             i += 1
             continue
-        indent, lab, colon, rest = m.groups()
-        first, rest = i, rest.strip()
-        if rest.endswith("*/"):
-            stub = [rest[:-2].strip()] if colon and rest[:-2].strip() else []
-            i += 1
-        elif colon and not rest:
-            stub, i = [], i + 1
-            while i < len(lines) and lines[i].strip() != "*/":
-                sm = STUB_LINE.match(lines[i])
-                if not sm:
-                    raise MarkerError("%s:%d: a stub line must start with ' * '"
-                                      % (path, i + 1))
-                stub.append(sm.group(1))
-                i += 1
-            if i == len(lines):
-                raise MarkerError("%s:%d: the stub comment of LAB %s never ends"
-                                  % (path, first + 1, lab))
-            i += 1
-        else:
-            raise MarkerError("%s:%d: write '/* LAB %s */', '/* LAB %s: stub */' or a "
-                              "stub comment" % (path, first + 1, lab, lab))
-        body_first = i
+        indent, lab, rest = m.groups()
+        if rest.strip() != "*/":
+            raise MarkerError("%s:%d: write '/* LAB %s */' alone on its line (its stub goes "
+                              "in %s)" % (path, i + 1, lab, STUBS))
+        first, i = i, i + 1
         while i < len(lines) and not CLOSE.match(lines[i]):
             if OPEN.match(lines[i]):
                 raise MarkerError("%s:%d: LAB inside LAB %s (line %d)"
@@ -119,9 +100,43 @@ def parse_regions(path, lines):
             i += 1
         if i == len(lines):
             raise MarkerError("%s:%d: LAB %s has no END LAB" % (path, first + 1, lab))
-        regions.append(Region(path, lab, first, body_first, i, stub, indent))
+        regions.append(Region(path, lab, first, i, indent))
         i += 1
     return regions
+
+
+def read_stubs(root):
+    """{region name: its stub's lines} from tests/grade/stubs.txt."""
+    if not os.path.exists(os.path.join(root, STUBS)):
+        raise MarkerError("no %s: this is a lab's handout, and making one needs the "
+                          "reference tree" % STUBS)
+    stubs, name = {}, None
+    for n, line in enumerate(read_text(os.path.join(root, STUBS)).split("\n"), 1):
+        m = re.match(r"^\[(\S+)\]$", line)
+        if m:
+            name = m.group(1)
+            if name in stubs:
+                raise MarkerError("%s:%d: [%s] a second time" % (STUBS, n, name))
+            stubs[name] = []
+        elif name:
+            stubs[name].append(line)
+        elif line.strip() and not line.startswith("#"):
+            raise MarkerError("%s:%d: a stub line before any [file:function]" % (STUBS, n))
+    return {k: "\n".join(v).strip("\n").split("\n") if "".join(v).strip() else []
+            for k, v in stubs.items()}
+
+
+def name_regions(path, lines, regions, stubs):
+    """Give each region its name (file:function, #2 for a second one there) and stub."""
+    seen = {}
+    for r in regions:
+        fn = enclosing_name(lines, r.first, r.last)
+        seen[fn] = seen.get(fn, 0) + 1
+        r.name = "%s:%s%s" % (path, fn, "#%d" % seen[fn] if seen[fn] > 1 else "")
+        if r.name not in stubs:
+            raise MarkerError("%s:%d: LAB %s has no stub: add [%s] to %s"
+                              % (path, r.first + 1, r.lab, r.name, STUBS))
+        r.stub = stubs[r.name]
 
 
 def tracked_files(root):
@@ -147,14 +162,20 @@ def read_text(path):
 
 
 def all_regions(root, files):
-    regions = {}
+    """{file: its regions, each named and with its stub}; MarkerError for a bad marker, a
+    region without a stub or a stub without a region."""
+    regions, stubs = {}, read_stubs(root)
     for name in files:
         if name.endswith(MARKED):
             text = read_text(os.path.join(root, name))
             if text is not None:
                 found = parse_regions(name, text.split("\n"))
                 if found:
+                    name_regions(name, text.split("\n"), found, stubs)
                     regions[name] = found
+    unused = set(stubs) - {r.name for rs in regions.values() for r in rs}
+    if unused:
+        raise MarkerError("%s: no region is %s" % (STUBS, ", ".join(sorted(unused))))
     return regions
 
 
@@ -200,7 +221,7 @@ def handout_files(files, kept):
     pages = {"docs/labs/%s.md" % lab for lab in kept} | {"docs/labs/debugging.md"}
     return [f for f in files
             if (not f.startswith("docs/labs/") or f in pages) and
-            (not f.startswith("tests/host/") or f == HOST_MK)]
+            (not f.startswith("tests/host/") or f == HOST_MK) and f != STUBS]
 
 
 def distinctive_lines(root, files, regions, keep):
@@ -377,10 +398,8 @@ def list_regions(root=ROOT):
         for name in sorted(regions):
             for r in regions[name]:
                 if r.lab == lab:
-                    print("  %s:%s  %d lines; stub: %s" % (
-                        name, enclosing_name(read_text(os.path.join(root, name)).split("\n"), r.first,
-                                       r.last),
-                        r.last - r.body_first,
+                    print("  %s  %d lines; stub: %s" % (
+                        r.name, r.last - r.body_first,
                         " ".join(s.strip() for s in r.stub) or "(nothing)"))
 
 

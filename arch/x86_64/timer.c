@@ -37,7 +37,9 @@
 #define PIT_MODE		0x43
 #define PIT_START		65000	/* 54.5 ms of count; an absent PIT reads 0xffff */
 #define PIT_STOP		5341	/* at or below: 50 ms gone, 4.5 ms left */
-#define CALIBRATE_TRIES		5
+#define CALIBRATE_TRIES		20	/* about a second at most, on a very busy host */
+#define TSC_KHZ_MIN		50000UL		/* a measured TSC outside 50 MHz ... */
+#define TSC_KHZ_MAX		50000000UL	/* ... 50 GHz is a measurement gone wrong */
 #define SAMPLE_WIDTH_SHIFT	9	/* a sample may take 1/512 of the time */
 
 unsigned long tsc_khz;
@@ -125,9 +127,24 @@ static u64 per_pit_khz(u64 count, u32 ticks)
 }
 
 /*
+ * A clean measurement that gives a believable TSC: a host that stops the
+ * vCPU long enough can still fool the width checks, and a TSC of 297 GHz
+ * (seen under a load of 10) makes an APIC timer tick that never comes.
+ */
+static bool pit_measure_plausible(struct clock_sample *first, struct clock_sample *last)
+{
+	u64 khz;
+
+	if (!pit_measure(first, last) || first->pit - last->pit < PIT_START - PIT_STOP - 1000)
+		return false;
+	khz = per_pit_khz(last->tsc - first->tsc, first->pit - last->pit);
+	return khz >= TSC_KHZ_MIN && khz <= TSC_KHZ_MAX;
+}
+
+/*
  * Measure against the PIT; false if there is none (-machine microvm,pit=off:
- * an absent port reads 0xff).  A measurement that never comes out clean is
- * used all the same, with a warning.
+ * an absent port reads 0xff) or if no measurement came out clean and
+ * believable: time_init() then assumes QEMU's clocks, with a warning.
  */
 static bool pit_calibrate(void)
 {
@@ -136,16 +153,17 @@ static bool pit_calibrate(void)
 	int tries = 0;
 
 	pit_start(PIT_START);
-	if (pit_count() > PIT_START)
+	if (pit_count() > PIT_START) {
+		pr_warn("time: no PIT to measure against (port 0x40 reads 0xff)\n");
 		return false;
-	while (!pit_measure(&first, &last) && ++tries < CALIBRATE_TRIES)
-		;
-	if (tries == CALIBRATE_TRIES)
-		pr_warn("time: the PIT could not be read without interruption in %d tries; the timer may be off\n",
-			CALIBRATE_TRIES);
+	}
+	while (!pit_measure_plausible(&first, &last))
+		if (++tries == CALIBRATE_TRIES) {
+			pr_warn("time: the PIT could not be read without interruption in %d tries\n",
+				CALIBRATE_TRIES);
+			return false;
+		}
 	ticks = first.pit - last.pit;
-	if (!ticks)
-		ticks = 1;
 	tsc_khz = per_pit_khz(last.tsc - first.tsc, ticks);
 	lapic_timer_ticks_per_ms = per_pit_khz((u32)(first.lapic - last.lapic), ticks);
 	tsc_at_init = last.tsc;
@@ -170,7 +188,7 @@ void time_init(void)
 		tsc_khz = 1000000;
 		lapic_timer_ticks_per_ms = 1000000 / 16;
 		tsc_at_init = rdtsc_ordered();
-		pr_warn("time: no PIT to measure against (port 0x40 reads 0xff): assuming a 1 GHz TSC and APIC bus\n");
+		pr_warn("time: assuming a 1 GHz TSC and APIC bus, as QEMU's\n");
 	}
 	if (!tsc_khz)
 		tsc_khz = 1;
