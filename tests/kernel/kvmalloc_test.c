@@ -20,6 +20,9 @@
  * (kvmalloc_test.h says what that means).
  */
 #include "kvmalloc_test.h"
+#include "vmalloc_test.h"
+#include "kunit/fault_inject.h"
+#include "mm/maccess.h"
 #include "mm/kasan.h"
 #include "page_alloc_test.h"
 #include "mm/kvdemo.h"
@@ -686,6 +689,54 @@ static void kvrealloc_in_place_when_it_fits(struct kunit *test)
  * to vmalloc (above KMALLOC_MAX_SIZE), to a larger vmalloc area, and from
  * vmalloc back to the slab when a page or less is left.
  */
+/*
+ * kvrealloc() of vmalloc_huge() memory that fell back to 4 KiB pages (its
+ * 2 MiB page failed) grows in place only over mapped pages: the fallback's
+ * area is exact, 3 MiB and its guard, not the 4 MiB the 2 MiB attempt had
+ * reserved.  It grew over unmapped memory (a fault at 3.5 MiB): issue 30.
+ */
+static void kvrealloc_after_a_huge_fallback_stays_in_mapped_memory(struct kunit *test)
+{
+	const unsigned long size = 3 * SZ_1M, bigger = 4 * SZ_1M - PAGE_SIZE;
+	u8 *p, *q, c;
+
+	need_free_pages(test, (size + bigger) / PAGE_SIZE + 2048);
+	KUNIT_ASSERT_EQ(test, kunit_fault_attr_setup(test, &fail_page_alloc,
+						     "1,100,0,1,min-order=9,verbose=0"), 0);
+	p = vmalloc_huge(size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_FALSE(test, find_vm_area(p)->flags & VM_HUGE_PAGES);
+	fill(p, size, 5);
+	q = kvrealloc(p, bigger, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	if (is_vmalloc_addr(q))		/* or the slab's 4 MiB block: moved either way */
+		KUNIT_EXPECT_GE(test, find_vm_area(q)->size - PAGE_SIZE, bigger);
+	/* every page of the new size mapped: read without faulting first, so a hole fails */
+	for (unsigned long off = 0; off < bigger; off += PAGE_SIZE)
+		KUNIT_ASSERT_EQ_MSG(test, get_kernel_nofault(c, q + off), 0, "offset %#lx", off);
+	KUNIT_EXPECT_EQ(test, check(q, size, 5), 0);	/* moved along */
+	memset(q, 0x5a, bigger);
+	kvfree(q);
+}
+
+/*
+ * kvmalloc()'s vmalloc fallback keeps __GFP_NOFAIL through its page tables:
+ * the first three fail, and the mapping is retried (the vmalloc suite
+ * checks __vmalloc() the same way).
+ */
+static void nofail_fallback_survives_page_table_failures(struct kunit *test)
+{
+	const unsigned long size = 16 * SZ_1M;
+	u8 *p;
+
+	need_free_pages(test, 2 * size / PAGE_SIZE);
+	p = nofail_with_page_tables_failing(test, size, kvmalloc);
+	KUNIT_EXPECT_TRUE(test, is_vmalloc_addr(p));
+	fill(p, size, 6);
+	KUNIT_EXPECT_EQ(test, check(p, size, 6), 0);
+	kvfree(p);
+}
+
 static void kvrealloc_across_the_line_keeps_contents(struct kunit *test)
 {
 	u8 *p;
@@ -1087,6 +1138,8 @@ static struct kunit_case kvmalloc_cases[] = {
 	KUNIT_CASE(array_overflow_is_null),
 	KUNIT_CASE(kvrealloc_of_null_and_to_zero),
 	KUNIT_CASE(kvrealloc_in_place_when_it_fits),
+	KUNIT_CASE(kvrealloc_after_a_huge_fallback_stays_in_mapped_memory),
+	KUNIT_CASE(nofail_fallback_survives_page_table_failures),
 	KUNIT_CASE(kvrealloc_across_the_line_keeps_contents),
 	KUNIT_CASE(kvrealloc_with_gfp_zero_zeroes_new_bytes),
 	KUNIT_CASE(kvrealloc_refuses_bad_pointers),

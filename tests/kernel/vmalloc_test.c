@@ -441,7 +441,7 @@ static void vmalloc_huge_fallback_area_is_exact(struct kunit *test)
 	const unsigned long size = 3 * SZ_1M, bigger = 4 * SZ_1M - PAGE_SIZE;
 	unsigned long high = top_zone()->watermark[WMARK_HIGH], free;
 	struct vm_struct *vm;
-	u8 *p, *q;
+	u8 *p;
 
 	fragment_memory(&vctx.held, high + 2 * ROOM_PAGES + (size + bigger) / PAGE_SIZE, 2);
 	KUNIT_ASSERT_NULL(test, alloc_pages(GFP_NOWAIT | __GFP_NOWARN, HUGE_ORDER_TEST));
@@ -458,21 +458,9 @@ static void vmalloc_huge_fallback_area_is_exact(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vm->nr_pages, size / PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, vm->size, size + PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, vm_probe(p + size), -EFAULT);	/* the guard page, at once */
-	memset(p, 0xa5, size);	/* not vm_fill(): its stamps name the address, which changes */
-
-	q = kvrealloc(p, bigger, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, q);
-	vm = find_vm_area(q);
-	KUNIT_ASSERT_NOT_NULL(test, vm);
-	KUNIT_EXPECT_GE(test, vm->size - PAGE_SIZE, bigger);
-	KUNIT_EXPECT_TRUE(test, all_words(q, size, 0xa5a5a5a5a5a5a5a5ULL));	/* moved along */
-	/* every page of the new size mapped: probed first, so that a hole fails, not faults */
-	for (unsigned long off = 0; off < bigger; off += PAGE_SIZE)
-		KUNIT_ASSERT_EQ_MSG(test, vm_probe(q + off), 0, "offset %#lx", off);
-	vm_fill(q, bigger, ~TAG);
-	KUNIT_EXPECT_EQ(test, vm_check(q, bigger, ~TAG), 0);
-	KUNIT_EXPECT_EQ(test, vm_check_pages(q, bigger, ~TAG), 0);
-	kvfree(q);
+	vm_fill(p, size, TAG);
+	KUNIT_EXPECT_EQ(test, vm_check_pages(p, size, TAG), 0);
+	vfree(p);	/* what kvrealloc() makes of such an area: the kvmalloc suite */
 	held_free_all(&vctx.held);
 	KUNIT_EXPECT_EQ(test, delta(VMALLOC_FAIL, vctx.fails), 0);
 	expect_vmalloc_back(test, &vctx.before);
@@ -803,70 +791,21 @@ static void vmalloc_huge_uses_2m_pages_when_it_can(struct kunit *test)
 /* ---------------------------------------------------------------- page tables: gfp and scopes */
 
 /*
- * Where the next vmalloc(@size) will land, with the page tables of every
- * 2 MiB block inside it taken away (as vmalloc_huge() does, flushed first),
- * so that mapping it there needs new ones.  *@dropped: how many went.
- */
-static u8 *fresh_tables_for(unsigned long size, unsigned int *dropped)
-{
-	unsigned long va, end;
-	u8 *p;
-
-	*dropped = 0;
-	vm_unmap_aliases();		/* so that the next vmalloc() lands where this one does */
-	p = vmalloc(size);
-	if (!p)
-		return NULL;
-	vfree(p);
-	vm_unmap_aliases();
-	end = ALIGN_DOWN((unsigned long)p + size, PMD_SIZE);
-	for (va = ALIGN((unsigned long)p, PMD_SIZE); va < end; va += PMD_SIZE) {
-		phys_addr_t table = kernel_pte_table_detach(va);
-
-		if (!table)
-			continue;
-		flush_tlb_kernel_range(va, va + PAGE_SIZE);
-		kernel_pte_table_free(table);
-		(*dropped)++;
-	}
-	return p;
-}
-
-/*
  * __GFP_NOFAIL holds for the page tables too: a page-table page that
  * cannot be had is retried (as Linux's __vmalloc_area_node() retries
- * vmap_pages_range()), for __vmalloc() and for kvmalloc()'s fallback.
+ * vmap_pages_range()).  kvmalloc()'s fallback: the kvmalloc suite.
  */
 static void nofail_survives_page_table_failures(struct kunit *test)
 {
-	const unsigned long size = 16 * SZ_1M, fails = 3;
+	const unsigned long size = 16 * SZ_1M;
+	u8 *p;
 
 	need_free_pages(test, 2 * size / PAGE_SIZE);
-	for (int kv = 0; kv <= 1; kv++) {
-		unsigned long injected = global_vm_event(FAULT_INJECT_PAGE);
-		struct fault_attr before = fail_page_alloc;
-		unsigned int dropped;
-		u8 *where = fresh_tables_for(size, &dropped), *p;
-		int err;
-
-		KUNIT_ASSERT_NOT_NULL(test, where);
-		KUNIT_ASSERT_GE(test, dropped, 1);
-		/* armed and disarmed here: kunit_fault_attr_setup() keeps a record, a "leak" */
-		err = setup_fault_attr(&fail_page_alloc,
-				       "1,100,0,3,verbose=0,caller=kernel_pte_alloc");
-		p = kv ? kvmalloc(size, GFP_KERNEL | __GFP_NOFAIL) :
-			 __vmalloc(size, GFP_KERNEL | __GFP_NOFAIL);
-		fail_page_alloc = before;
-		fault_inject_update();
-		KUNIT_ASSERT_EQ(test, err, 0);
-		KUNIT_EXPECT_EQ(test, global_vm_event(FAULT_INJECT_PAGE) - injected, fails);
-		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "%s", kv ? "kvmalloc" : "__vmalloc");
-		KUNIT_EXPECT_PTR_EQ(test, p, where);
-		vm_fill(p, size, TAG);
-		KUNIT_EXPECT_EQ(test, vm_check(p, size, TAG), 0);
-		KUNIT_EXPECT_EQ(test, vm_check_pages(p, size, TAG), 0);
-		kvfree(p);
-	}
+	p = nofail_with_page_tables_failing(test, size, __vmalloc);
+	vm_fill(p, size, TAG);
+	KUNIT_EXPECT_EQ(test, vm_check(p, size, TAG), 0);
+	KUNIT_EXPECT_EQ(test, vm_check_pages(p, size, TAG), 0);
+	vfree(p);
 	KUNIT_EXPECT_EQ(test, delta(VMALLOC_FAIL, vctx.fails), 0);
 	expect_vmalloc_back(test, &vctx.before);
 }

@@ -29,6 +29,8 @@
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
 #include "mm/vmstat.h"
+#include "mm/fault_inject.h"
+#include "mm/tlbflush.h"
 #include "mm/maccess.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/pgtable.h"
@@ -217,6 +219,65 @@ static inline int vm_probe(const void *addr)
 	u8 c;
 
 	return get_kernel_nofault(c, (const u8 *)addr);
+}
+
+/*
+ * Where the next vmalloc(@size) will land, with the page tables of every
+ * 2 MiB block inside it taken away (as vmalloc_huge() does, flushed first),
+ * so that mapping it there needs new ones.  *@dropped: how many went.
+ */
+static inline u8 *fresh_tables_for(unsigned long size, unsigned int *dropped)
+{
+	unsigned long va, end;
+	u8 *p;
+
+	*dropped = 0;
+	vm_unmap_aliases();		/* so that the next vmalloc() lands where this one does */
+	p = vmalloc(size);
+	if (!p)
+		return NULL;
+	vfree(p);
+	vm_unmap_aliases();
+	end = ALIGN_DOWN((unsigned long)p + size, PMD_SIZE);
+	for (va = ALIGN((unsigned long)p, PMD_SIZE); va < end; va += PMD_SIZE) {
+		phys_addr_t table = kernel_pte_table_detach(va);
+
+		if (!table)
+			continue;
+		flush_tlb_kernel_range(va, va + PAGE_SIZE);
+		kernel_pte_table_free(table);
+		(*dropped)++;
+	}
+	return p;
+}
+
+/*
+ * @alloc(@size, GFP_KERNEL | __GFP_NOFAIL) (__vmalloc() or kvmalloc()) where
+ * its page tables must be made anew, with the first three of them failed
+ * (fail_page_alloc, caller=kernel_pte_alloc): the memory, where the next
+ * vmalloc() lands.  NOFAIL retries the mapping.
+ */
+static inline u8 *nofail_with_page_tables_failing(struct kunit *test, unsigned long size,
+						  void *(*alloc)(size_t size, gfp_t gfp))
+{
+	unsigned long injected = global_vm_event(FAULT_INJECT_PAGE);
+	struct fault_attr before = fail_page_alloc;
+	unsigned int dropped;
+	u8 *where = fresh_tables_for(size, &dropped), *p;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, where);
+	KUNIT_ASSERT_GE(test, dropped, 1);
+	/* armed and disarmed here: kunit_fault_attr_setup() keeps a record, a "leak" */
+	err = setup_fault_attr(&fail_page_alloc, "1,100,0,3,verbose=0,caller=kernel_pte_alloc");
+	p = alloc(size, GFP_KERNEL | __GFP_NOFAIL);
+	fail_page_alloc = before;
+	fault_inject_update();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, global_vm_event(FAULT_INJECT_PAGE) - injected, 3);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_PTR_EQ(test, p, where);
+	return p;
 }
 
 #endif
