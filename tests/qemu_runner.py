@@ -945,6 +945,9 @@ def cmd_selftest(a):
 
 def cmd_bench(a):
     qemu_args = shlex.split(a.qemu_args)
+    default_machine = not qemu_args
+    if "-smp" not in qemu_args:     # the cross-CPU rows need a second CPU
+        qemu_args += ["-smp", "2"]
     if not a.wall:
         qemu_args = ["-icount", "shift=0,align=off,sleep=off"] + qemu_args
     with tempfile.TemporaryDirectory(prefix="kmem-bench-") as scratch:
@@ -955,19 +958,44 @@ def cmd_bench(a):
     print("make bench: %s; figures are %s" % (
         " ".join(qemu_args), "wall-clock TSC cycles" if a.wall else
         "guest instructions (QEMU -icount: the TSC counts instructions, identical every run)"))
-    ours = []
+    ours, rows = [], []
     for line in lines:
         m = LINUX_ROW.match(line)
         if m:
             ours.append(m.groups())
         elif line.startswith("bench: "):
             print(line[7:])
+            rows.append(line[7:])
     if status != EXIT_BENCH_DONE:
         print("bench: QEMU ended with status %s; see build/test-logs/bench.log" % status)
         return 1
     if ours:
         print_linux_comparison(ours, a.linux_reference, a.wall)
+    if a.bench == "*" and not a.wall and default_machine:
+        write_bench_figures(rows)
     return 0
+
+
+def write_bench_figures(rows):
+    """Write tests/bench/figures.txt from a full make bench's rows, and say what moved."""
+    old = docs_check.read_bench_figures()
+    new = {}
+    for row in rows:
+        m = docs_check.BENCH_ROW.match(row)
+        if m:
+            new[m.group(1)] = m.group(2)
+    with open(docs_check.BENCH_FIGURES, "w") as f:
+        f.write("# tests/bench/figures.txt - written by the last full `make bench` (guest\n"
+                "# instructions per operation under -icount, identical every run; two CPUs):\n"
+                "# every row, \"name<TAB>figure\".  The docs quote their figures from here, and\n"
+                "# tests/docs_check.py checks them.  Commit it with the change that moved them.\n")
+        for name in sorted(new):
+            f.write("%s\t%s\n" % (name, new[name]))
+    moved = ["%s: %s -> %s" % (n, old[n], new[n]) for n in sorted(new)
+             if old.get(n) not in (None, new[n])]
+    print("bench: wrote %s (%d rows; %d moved since it was last written)%s" % (
+        os.path.relpath(docs_check.BENCH_FIGURES, ROOT), len(new), len(moved),
+        "".join("\n  " + m for m in moved)))
 
 
 def cmd_soak(a):
