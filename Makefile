@@ -5,7 +5,8 @@
 #   make test            host tests, then the in-kernel tests on the QEMU matrix
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
 #   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
-#   make bench           the benchmarks, as a table
+#   make bench           the benchmarks, as a table (two CPUs unless QEMU_ARGS says -smp), and
+#                        tests/bench/figures.txt, which the docs' figures are checked against
 #   make soak            every allocator on every CPU for SOAK_SECONDS (600), SOAK_ARGS' machine
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths,

@@ -19,7 +19,12 @@ them; each is one test of the total).  They read files only; nothing boots.
                KUNIT_ check), "kernel BUG at F:N" (a BUG), "WARNING: at F:N" (a
                WARN), UBSAN's "in F:N:C" (the line exists).
   handout list The `tools/handout.py --list` block of docs/labs/README.md is
-               what the tool prints today (its line ranges move with the code).
+               what the tool prints today.
+  bench        A figure a doc quotes from `make bench` is the one the last full
+               run wrote to tests/bench/figures.txt: a number followed by
+               `<!-- bench: ROW -->` (invisible once rendered), and every row
+               of a pasted `make bench: -icount ...` block.  `make bench` says
+               which rows moved; the docs follow, or this check fails.
 """
 
 import os
@@ -166,10 +171,64 @@ def check_handout_list():
             for line in m.group(1).split("\n") if line and line != "..." and line not in real]
 
 
+# Every row of the last full `make bench` (tests/qemu_runner.py writes it)
+BENCH_FIGURES = os.path.join(ROOT, "tests", "bench", "figures.txt")
+BENCH_ROW = re.compile(r"^(.+?)\s+(\d+\.\d)(?:\s|$)")
+BENCH_MARK = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*<!-- bench: (.+?) -->")
+
+
+def read_bench_figures():
+    """{row name: figure as printed} from tests/bench/figures.txt ({} if there is none)."""
+    figures = {}
+    if os.path.exists(BENCH_FIGURES):
+        with open(BENCH_FIGURES) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    name, figure = line.rstrip("\n").split("\t")
+                    figures[name] = figure
+    return figures
+
+
+def same_figure(quoted, figure):
+    """Does @quoted (as a doc writes it: 1,714 or 204.5) say @figure (1714.0)?"""
+    return float(quoted.replace(",", "")) == float(figure)
+
+
+def check_bench_figures():
+    """Problems: figures quoted from make bench that its last full run did not print."""
+    table, problems = read_bench_figures(), []
+    for page in doc_pages():
+        with open(os.path.join(ROOT, page)) as f:
+            lines = f.read().split("\n")
+        in_run = False
+        for n, line in enumerate(lines, 1):
+            where = "%s:%d: " % (page, n)
+            for m in BENCH_MARK.finditer(line):
+                quoted, row = m.groups()
+                if row not in table:
+                    problems.append(where + "no make bench row '%s'" % row)
+                elif not same_figure(quoted, table[row]):
+                    problems.append(where + "%s for '%s'; make bench last printed %s"
+                                    % (quoted, row, table[row]))
+            if line.startswith("make bench: -icount"):
+                in_run = True
+            elif line.startswith("```"):
+                in_run = False
+            elif in_run:
+                m = BENCH_ROW.match(line)
+                if m and m.group(1) in table and not same_figure(m.group(2), table[m.group(1)]):
+                    problems.append(where + "the pasted run says %s for '%s'; make bench "
+                                    "last printed %s" % (m.group(2), m.group(1),
+                                                        table[m.group(1)]))
+    return problems
+
+
 CHECKS = [
     ("the top of the tree holds only the layout's folders and files", check_root_layout),
     ("README.md and docs/ name only files and functions that exist", check_doc_references),
     ("docs/labs/README.md shows what tools/handout.py --list prints", check_handout_list),
+    ("the figures the docs quote from make bench are its last run's (tests/bench/figures.txt)",
+     check_bench_figures),
 ]
 
 if __name__ == "__main__":
