@@ -23,7 +23,7 @@ them; each is one test of the total).  They read files only; nothing boots.
   bench        A figure a doc quotes from `make bench` is the one the last full
                run wrote to tests/bench/figures.txt: a number followed by
                `<!-- bench: ROW -->` (invisible once rendered), and every row
-               of a pasted `make bench: -icount ...` block.  `make bench` says
+               of a pasted `$ make bench` run.  `make bench` says
                which rows moved; the docs follow, or this check fails.
 """
 
@@ -210,7 +210,7 @@ def check_bench_figures():
                 elif not same_figure(quoted, table[row]):
                     problems.append(where + "%s for '%s'; make bench last printed %s"
                                     % (quoted, row, table[row]))
-            if line.startswith("make bench: -icount"):
+            if line.startswith("make bench: -icount") or re.match(r"\$ make bench(\s|$)", line):
                 in_run = True
             elif line.startswith("```"):
                 in_run = False
