@@ -1619,6 +1619,21 @@ static unsigned long objects_in_use(struct kmem_cache *s)
 }
 
 /*
+ * Is @s a cache the slab allocator stands on: the cache of caches, that of
+ * sheaves, a kmalloc cache?  Compared as pointers: @s may be anything.
+ */
+static bool allocators_own_cache(const struct kmem_cache *s)
+{
+	if (s == kmem_cache || s == sheaf_cache)
+		return true;
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		if (s == kmalloc_caches[i])
+			return true;
+	}
+	return false;
+}
+
+/*
  * Take @s off slab_caches, if it is there: the one test of a live cache
  * that reads nothing of @s (a destroyed cache's struct is a freed object of
  * kmem_cache).  Under the lock, so of two destroys of one cache one wins.
@@ -1648,13 +1663,21 @@ static bool unlist_cache(struct kmem_cache *s)
  * number and (SLAB_STORE_USER) who allocated them, and the cache is then
  * kept, not freed, as Linux does.  A pointer that is not a live cache (one
  * destroyed already) is reported in one line and not touched; Linux does
- * not check, and follows it.
+ * not check, and follows it.  So is one of the allocator's own caches (a
+ * kmalloc cache, the cache of caches or of sheaves), which kmalloc() and
+ * every cache go on using.
  * Context: may sleep.
  */
 void kmem_cache_destroy(struct kmem_cache *s)
 {
 	if (!s)
 		return;
+	if (allocators_own_cache(s)) {
+		count_vm_event(SLAB_BAD_FREE);
+		pr_err("BUG: kmem_cache_destroy of %px by %pS: the slab allocator's own cache; "
+		       "refused\n", s, __builtin_return_address(0));
+		return;
+	}
 	if (!unlist_cache(s)) {
 		count_vm_event(SLAB_BAD_FREE);
 		pr_err("BUG: kmem_cache_destroy of %px by %pS: not a live cache "

@@ -632,6 +632,28 @@ static void kmem_cache_destroy_of_a_dead_cache(struct kunit *test)
 	expect_harmless(test, 3);
 }
 
+/*
+ * kmem_cache_destroy() of a cache the slab allocator itself stands on (a
+ * kmalloc cache with no object in use, the cache of caches, that of
+ * sheaves): refused in one line, and the cache keeps working.  It freed a
+ * static struct into kmem_cache, and kmalloc() of that size then used a
+ * freed cache.
+ */
+static void kmem_cache_destroy_of_the_allocators_own_caches(struct kunit *test)
+{
+	static const char why[] = "the slab allocator's own cache; refused";
+	struct kmem_cache *own[] = { kmalloc_caches[kmalloc_index(8192)], kmem_cache,
+				     kmalloc_caches[kmalloc_index(64)] };
+
+	kunit_expect_report(test, "BUG: kmem_cache_destroy of");
+	kmem_cache_shrink(own[0]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(own); i++) {
+		kmem_cache_destroy(own[i]);
+		expect_one_report(test, "kmem_cache_destroy", own[i], why);
+	}
+	expect_harmless(test, ARRAY_SIZE(own));
+}
+
 static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kfree_of_memory_kmalloc_never_gave),
 	KUNIT_CASE(kfree_of_an_address_in_a_hole),
@@ -647,6 +669,7 @@ static struct kunit_case slab_misuse_cases[] = {
 	KUNIT_CASE(kfree_of_an_interior_pointer_on_every_route),
 	KUNIT_CASE(double_free_on_every_route),
 	KUNIT_CASE(kmem_cache_destroy_of_a_dead_cache),
+	KUNIT_CASE(kmem_cache_destroy_of_the_allocators_own_caches),
 	{}
 };
 
