@@ -397,14 +397,24 @@ u64 unmap_kernel_page(unsigned long va)
  * unmap_kernel_range - clear every mapping of [@va, @va+@size), whatever its page size
  *
  * A large page must lie wholly inside the range (they are not split); one
- * that does not is reported and left mapped.  The TLB is not flushed: the
- * caller must (flush_tlb_kernel_range()).
+ * that does not is reported and left mapped.  A range that wraps past the
+ * top of the address space is reported and nothing is unmapped; one that
+ * ends at the very top (@va + @size == 0) is fine.  The TLB is not
+ * flushed: the caller must (flush_tlb_kernel_range()).
  */
 void unmap_kernel_range(unsigned long va, unsigned long size)
 {
-	unsigned long end = va + size;
+	unsigned long start = va, end = va + size;
 
-	while (va < end) {
+	if (!size)
+		return;
+	if (end - 1 < va) {
+		pr_err("BUG: unmap_kernel_range(%#lx, %#lx) by %pS: the range wraps; nothing "
+		       "unmapped\n", va, size, __builtin_return_address(0));
+		return;
+	}
+	/* end == 0: the range ends at the top, where va itself wraps to 0 when done */
+	while (end ? va < end : va >= start) {
 		unsigned int level;
 		u64 *entry = lookup_kernel_pte(va, &level);
 		unsigned long step = 1UL << (PAGE_SHIFT + 9 * (level - 1));

@@ -140,6 +140,15 @@ static void a_range_that_wraps_is_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mapped_to(va), 0);
 	KUNIT_EXPECT_EQ(test, mapped_to(va + PAGE_SIZE), 0);
 	unmap_and_flush(va, 2 * PAGE_SIZE);	/* had the checks failed */
+
+	/* unmapping such a range: reported too, and what is mapped stays (it did nothing, silently) */
+	kunit_expect_report(test, "BUG: unmap_kernel_range");
+	KUNIT_ASSERT_EQ(test, map_kernel_page(va, pa_of(frame_a), PAGE_KERNEL, GFP_KERNEL), 0);
+	pos = printk_log_pos();
+	unmap_kernel_range(va, size);
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "BUG: unmap_kernel_range"), 1);
+	KUNIT_EXPECT_EQ(test, mapped_to(va), pa_of(frame_a));
+	unmap_and_flush(va, PAGE_SIZE);
 }
 
 /* ---------------------------------------------------------------- two CPUs */
