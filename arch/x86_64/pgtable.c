@@ -417,12 +417,13 @@ void unmap_kernel_range(unsigned long va, unsigned long size)
 	while (end ? va < end : va >= start) {
 		unsigned int level;
 		u64 *entry = lookup_kernel_pte(va, &level);
-		unsigned long step = 1UL << (PAGE_SHIFT + 9 * (level - 1));
+		unsigned long step;
 
-		if (!entry) {
+		if (!entry) {	/* then level is not set */
 			va = ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE;
 			continue;
 		}
+		step = 1UL << (PAGE_SHIFT + 9 * (level - 1));
 		if (!IS_ALIGNED(va, step) || end - va < step) {
 			pr_err("pgtable: not unmapping %#lx: part of a larger page\n", va);
 			va = ALIGN_DOWN(va, step) + step;
