@@ -212,12 +212,13 @@ void kfree_not_slab(const void *obj, struct page *page, void *caller, const char
 
 /*
  * The bytes kmalloc() gave at @objp (the size class, or the pages), for
- * @caller; 0 after a report naming @fn if @objp is not the start of what
- * kmalloc() handed out.
+ * @caller, and in *@pagep its slab page or first page; 0 after a report
+ * naming @fn if @objp is not the start of what kmalloc() handed out.
  */
-static size_t kmalloc_usable_size(const void *objp, void *caller, const char *fn)
+static size_t kmalloc_usable_size(const void *objp, void *caller, const char *fn,
+				  struct page **pagep)
 {
-	struct page *page = kmalloc_obj_slab(objp, caller, fn);
+	struct page *page = *pagep = kmalloc_obj_slab(objp, caller, fn);
 
 	if (!page)
 		return 0;
@@ -252,11 +253,12 @@ static size_t kmalloc_usable_size(const void *objp, void *caller, const char *fn
  */
 size_t ksize_caller(const void *objp, void *caller, const char *fn)
 {
+	struct page *page;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	size = kmalloc_usable_size(objp, caller, fn);
+	size = kmalloc_usable_size(objp, caller, fn, &page);
 	if (size && !kasan_check_byte(objp, (unsigned long)caller))
 		return 0;
 	return size;
@@ -280,10 +282,9 @@ void kfree_sensitive(const void *objp)
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return;
-	size = kmalloc_usable_size(objp, caller, "kfree_sensitive");
+	size = kmalloc_usable_size(objp, caller, "kfree_sensitive", &page);
 	if (!size || !kasan_check_double_free(objp, (unsigned long)caller))
 		return;		/* a bad pointer, or freed: reported */
-	page = virt_to_page(objp);
 	if (PageSlab(page) && slab_object_was_freed(page, (void *)objp, caller))
 		return;
 	kasan_unpoison_range(objp, size);	/* as Linux: the whole object is wiped */
