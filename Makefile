@@ -7,7 +7,9 @@
 #   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
 #   make bench           the benchmarks, as a table (two CPUs unless QEMU_ARGS says -smp), and
 #                        tests/bench/figures.txt, which the docs' figures are checked against
-#   make soak            every allocator on every CPU for SOAK_SECONDS (600), SOAK_ARGS' machine
+#   make torture         the allocator torture test: every allocator on every CPU, every checker,
+#                        for TORTURE_SECONDS (600) on TORTURE_CPUS (4); TORTURE_SEED=, TORTURE_MIX=,
+#                        TORTURE_ARGS (QEMU), TORTURE_CMDLINE (kernel); KASAN=1, CMDLINE=slab_debug
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths,
 #                        and kmalloc+kfree beside glibc, jemalloc, tcmalloc, mimalloc
@@ -25,8 +27,8 @@
 #   make ... UBSAN=1     everything with the Undefined Behaviour Sanitizer, in build/ubsan
 #
 # Every .c under arch/x86_64, kernel, mm and lib is kernel code; every .c
-# under tests/kunit, tests/kernel, tests/bench and tests/soak is linked into
-# the same image and run when the command line says "kunit", "bench" or "soak".
+# under tests/kunit, tests/kernel, tests/bench and tests/torture is linked into
+# the same image and run when the command line says "kunit", "bench" or "torture".
 
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
@@ -58,14 +60,14 @@ KASAN_C := $(wildcard mm/kasan/*.c) arch/x86_64/kasan_init.c
 CORE_C := $(filter-out $(KASAN_C),$(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)) \
 	$(if $(filter 1,$(KASAN)),$(KASAN_C))
 CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
-TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/soak/*.c)
+TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/torture/*.c)
 # GRADE_EXTRA=dir: an instructor's hidden suites, built in like tests/kernel (docs/labs/README.md)
 EXTRA_DIR := $(if $(GRADE_EXTRA),$(abspath $(GRADE_EXTRA)))
 EXTRA_C := $(if $(EXTRA_DIR),$(wildcard $(EXTRA_DIR)/*.c))
 # (objects under the directory's own path: another directory's file of the same name,
 # older than the object, must not pass for it)
 EXTRA_OBJS := $(patsubst $(EXTRA_DIR)/%.c,$(BUILD)/grade-extra$(EXTRA_DIR)/%.o,$(EXTRA_C))
-SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/soak/*.c)
+SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/torture/*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM))
@@ -124,7 +126,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench soak clean deps \
+.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture clean deps \
 	kasan-kernels \
 	bench-linux compile_commands.json grade handout test-labs
 all: $(KERNEL) $(ISO)
@@ -324,12 +326,22 @@ bench: deps $(BENCH_KERNEL)
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args='$(QEMU_ARGS)'
 	@$(MAKE) --no-print-directory bench-host
 
-# The soak: not part of make test (it runs for minutes).  Four CPUs by default.
-SOAK_SECONDS ?= 600
-SOAK_ARGS ?= -machine q35 -m 256M -smp 4
-soak: deps $(KERNEL)
-	$(PYTHON) tests/qemu_runner.py soak --kernel $(KERNEL) --seconds $(SOAK_SECONDS) \
-		--qemu-args='$(SOAK_ARGS)'
+# The allocator torture test (tests/torture/, docs/testing.md "Torture"): minutes of it here;
+# make test runs a short one.  Four CPUs by default; TORTURE_ARGS are QEMU's options (a -smp
+# there wins over TORTURE_CPUS), TORTURE_CMDLINE and CMDLINE the kernel's (slab_debug...).
+# The kernel is $(KERNEL): KASAN=1 (or any option that picks the build directory) tortures it.
+TORTURE_SECONDS ?= 600
+TORTURE_CPUS ?= 4
+TORTURE_ARGS ?= -machine q35 -m 256M
+TORTURE_SEED ?=
+TORTURE_MIX ?=
+TORTURE_CMDLINE ?=
+TORTURE_OPTIONS = --kernel $(KERNEL) --seconds $(TORTURE_SECONDS) \
+	--qemu-args='$(TORTURE_ARGS) $(if $(filter -smp,$(TORTURE_ARGS)),,-smp $(TORTURE_CPUS))' \
+	--cmdline='$(strip $(CMDLINE) $(TORTURE_CMDLINE) $(if $(TORTURE_SEED),torture.seed=$(TORTURE_SEED)) \
+		$(if $(TORTURE_MIX),torture.mix=$(TORTURE_MIX)))'
+torture: deps $(KERNEL)
+	$(PYTHON) tests/qemu_runner.py torture $(TORTURE_OPTIONS)
 
 # Linux's own allocators, measured like ours; writes tests/bench/linux-reference.txt, which
 # make bench reads.  Not part of make test: it downloads two kernels and boots each twice.

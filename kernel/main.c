@@ -6,8 +6,8 @@
  * first so anything can be reported, then the CPU's tables so faults are
  * reported, then what GRUB told us, then the firmware tables.  What the
  * kernel does afterwards is chosen on the command line: "kunit" runs the
- * in-kernel tests, "bench" the benchmarks, "soak" the soak (make soak), and
- * otherwise the monitor starts.
+ * in-kernel tests, "bench" the benchmarks, "torture" the allocator torture
+ * test (make torture), and otherwise the monitor starts.
  */
 #include "kernel/cmdline.h"
 #include "kernel/kallsyms.h"
@@ -38,7 +38,7 @@
 #include "lib/vsprintf.h"
 #include "kunit/test.h"
 #include "bench/bench.h"
-#include "soak/soak.h"
+#include "torture/torture.h"
 
 void kmain(u32 magic, u32 info);
 
@@ -190,11 +190,11 @@ static void run_benchmarks(void)
 	machine_power_off();
 }
 
-static void run_soak(void)
+static void run_torture(void)
 {
-	bool clean = soak_run(cmdline_get_ulong("soak.seconds", 600));
+	bool clean = torture_run();
 
-	qemu_exit(clean ? QEMU_EXIT_SOAK_CLEAN : QEMU_EXIT_SOAK_FAILED);
+	qemu_exit(clean ? QEMU_EXIT_TORTURE_CLEAN : QEMU_EXIT_TORTURE_FAILED);
 	machine_power_off();
 }
 
@@ -259,7 +259,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 		run_tests();
 	if (cmdline_has("bench"))
 		run_benchmarks();
-	if (cmdline_has("soak"))
-		run_soak();
+	if (cmdline_has("torture"))
+		run_torture();
 	monitor_run();
 }

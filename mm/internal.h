@@ -125,6 +125,8 @@ struct vmap_area;
 void vmalloc_for_each_area(void (*fn)(const struct vmap_area *va, bool lazy, void *arg),
 			   void *arg);
 unsigned long vmalloc_lazy_pages(unsigned long *max);
+unsigned int vmalloc_check(void);
+int vmallocinfo_show_area(const struct vmap_area *va, bool lazy, char *buf, size_t size);
 unsigned int vmalloc_spare_nodes(void);
 
 /* mm/mm_init.c */

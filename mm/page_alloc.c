@@ -1084,6 +1084,105 @@ unsigned long zone_free_pages(const struct zone *zone)
 	return free;
 }
 
+/* ---------------------------------------------------------------- checking */
+
+/* One zone's free lists of @order: each block where its order says; returns the problems. */
+static unsigned int check_free_area(struct zone *zone, unsigned int order, unsigned long *pages)
+{
+	struct free_area *area = &zone->free_area[order];
+	unsigned long n = 0, pfn, buddy;
+	unsigned int problems = 0;
+	struct page *page;
+
+	list_for_each_entry(page, &area->free_list, lru) {
+		pfn = page_to_pfn(page);
+		if (++n > zone->spanned_pages || pfn < zone->zone_start_pfn ||
+		    pfn >= zone_end_pfn(zone) || (pfn & ((1UL << order) - 1)) ||
+		    !PageBuddy(page) || page->private != order) {
+			pr_err("BUG: buddy: %s order %u: block at pfn %#lx misplaced (flags %#lx, "
+			       "order %lu)\n", zone->name, order, pfn, page->flags, page->private);
+			return problems + 1;	/* the list itself may be broken: stop */
+		}
+		/* Two free buddies of one order are one block that was not merged. */
+		buddy = pfn ^ (1UL << order);
+		if (order < MAX_PAGE_ORDER && buddy >= zone->zone_start_pfn &&
+		    buddy < zone_end_pfn(zone) && pfn_valid(buddy) &&
+		    PageBuddy(pfn_to_page(buddy)) && pfn_to_page(buddy)->private == order) {
+			pr_err("BUG: buddy: %s order %u: blocks at pfn %#lx and %#lx are both free, "
+			       "not merged\n", zone->name, order, pfn, buddy);
+			problems++;
+		}
+	}
+	if (n != area->nr_free) {
+		pr_err("BUG: buddy: %s order %u: %lu blocks listed, nr_free says %lu\n",
+		       zone->name, order, n, area->nr_free);
+		problems++;
+	}
+	*pages += n << order;
+	return problems;
+}
+
+/* Every CPU's list of @zone: PG_pcp pages of the zone, as many as counted. */
+static unsigned int check_pcp_lists(struct zone *zone)
+{
+	unsigned int cpu, problems = 0;
+
+	for_each_online_cpu(cpu) {
+		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+		struct page *page;
+		long n = 0;
+
+		list_for_each_entry(page, &pcp->list, lru) {
+			if (++n > pcp->count || !page_test(page, PG_pcp) || page_zone(page) != zone)
+				break;
+		}
+		if (n != pcp->count) {
+			pr_err("BUG: buddy: %s CPU %u's list: %ld pages good, count says %d\n",
+			       zone->name, cpu, n, pcp->count);
+			problems++;
+		}
+	}
+	return problems;
+}
+
+/**
+ * check_free_lists - check every zone's free lists and per-CPU lists
+ *
+ * Each block on a free list of order n is a PG_buddy block of order n,
+ * aligned to it, inside its zone, and not beside a free buddy of the same
+ * order (they would have been merged); each list is as long as its
+ * nr_free, the zone's nr_free is their sum in pages, and each CPU's list
+ * holds as many PG_pcp pages of the zone as its count.  A problem is
+ * printed as one "BUG: buddy:" line.  (tests/host/buddy_check.c checks
+ * more, with a bitmap of every page, on the host.)
+ *
+ * Context: a quiescent point: no other CPU allocates or frees pages (the
+ * per-CPU lists are read without their CPUs' interrupts off); takes each
+ * zone's lock.  The allocator torture (tests/torture/) calls it.
+ * Return: the number of problems found (0: consistent).
+ */
+unsigned int check_free_lists(void)
+{
+	unsigned int problems = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		unsigned long flags, pages = 0;
+
+		spin_lock_irqsave(&zone->lock, flags);
+		for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++)
+			problems += check_free_area(zone, order, &pages);
+		if (pages != zone->nr_free) {
+			pr_err("BUG: buddy: %s: %lu pages on the free lists, nr_free says %lu\n",
+			       zone->name, pages, zone->nr_free);
+			problems++;
+		}
+		problems += check_pcp_lists(zone);
+		spin_unlock_irqrestore(&zone->lock, flags);
+	}
+	return problems;
+}
+
 /**
  * nr_free_pages - free pages in the whole machine
  *

@@ -79,5 +79,7 @@ void shrinker_free(struct shrinker *shrinker);
 unsigned long shrink_slab(gfp_t gfp, int nid, int priority);
 unsigned long try_to_free_pages(gfp_t gfp, int nid);
 void drop_slab(void);
+void shrinker_for_each_count(void (*fn)(struct shrinker *s, unsigned long count, void *arg),
+			     void *arg);
 
 #endif

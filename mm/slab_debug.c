@@ -494,6 +494,193 @@ int validate_slab_cache(struct kmem_cache *s)
 	return errors;
 }
 
+/* Is @obj the start of an object of @s, in a slab of @s that has objects in use? */
+static bool cache_object_ok(struct kmem_cache *s, const void *obj)
+{
+	struct page *slab;
+	unsigned long off;
+
+	if ((unsigned long)obj < PAGE_OFFSET || (unsigned long)obj >= VMALLOC_START ||
+	    !pfn_valid(virt_to_pfn(obj)))
+		return false;
+	slab = virt_to_head_page(obj);
+	if (!PageSlab(slab) || slab->slab_cache != s || !slab->inuse)
+		return false;
+	off = (unsigned long)obj - (unsigned long)slab_address(slab) - s->red_left_pad;
+	return off % s->size == 0 && off / s->size < slab->objects;
+}
+
+/* @sheaf, holding @size objects (what its CPU's top says, for a main sheaf). */
+static int check_sheaf(struct kmem_cache *s, const struct slab_sheaf *sheaf, unsigned int size,
+		       const char *what, int n)
+{
+	if (!sheaf->capacity)		/* the bootstrap sheaf, empty for ever */
+		return size ? (pr_err("BUG %s: the %s %d: the bootstrap sheaf holds %u objects\n",
+				      s->name, what, n, size), 1) : 0;
+	if (sheaf->capacity != s->sheaf_capacity || size > sheaf->capacity) {
+		pr_err("BUG %s: the %s %d: %u objects, capacity %u (the cache's: %u)\n", s->name,
+		       what, n, size, sheaf->capacity, s->sheaf_capacity);
+		return 1;
+	}
+	for (unsigned int i = 0; i < size; i++) {
+		if (!cache_object_ok(s, sheaf->slots[i])) {
+			pr_err("BUG %s: the %s %d: entry %u (%px) is not an object of the cache\n",
+			       s->name, what, n, i, sheaf->slots[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A barn's list of full or empty sheaves, and its count. */
+static int check_barn_list(struct kmem_cache *s, int nid, struct list_head *head, bool full,
+			   unsigned int count)
+{
+	const char *what = full ? "full sheaf in the barn of node" : "empty sheaf in the barn of node";
+	struct slab_sheaf *sheaf;
+	unsigned int n = 0;
+	int errors = 0;
+
+	list_for_each_entry(sheaf, head, barn_list) {
+		if (++n > count)
+			break;
+		if (full != (sheaf->size != 0) || (full && sheaf->size != sheaf->capacity)) {
+			pr_err("BUG %s: a %s %d holds %u objects\n", s->name, what, nid, sheaf->size);
+			errors++;
+		}
+		errors += check_sheaf(s, sheaf, sheaf->size, what, nid);
+	}
+	if (n != count) {
+		pr_err("BUG %s: node %d: the barn counts %u %s sheaves, holds %s%u\n", s->name, nid,
+		       count, full ? "full" : "empty", n > count ? "more than " : "", min(n, count));
+		errors++;
+	}
+	return errors;
+}
+
+/* Each CPU's main and spare sheaf: where their pointers say, holding objects of @s. */
+static int check_cpu_sheaves(struct kmem_cache *s)
+{
+	unsigned int cpu;
+	int errors = 0;
+
+	if (!s->cpu_sheaves)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct slub_percpu_sheaves *pcs = per_cpu_ptr(s->cpu_sheaves, cpu);
+
+		if (!pcs->main || pcs->base != sheaf_objects(pcs->main) ||
+		    pcs->end != pcs->base + pcs->main->capacity || pcs->top < pcs->base ||
+		    pcs->top > pcs->end) {
+			pr_err("BUG %s: CPU %u's sheaf pointers (top %px base %px end %px) do not "
+			       "match its main sheaf %px\n", s->name, cpu, pcs->top, pcs->base,
+			       pcs->end, pcs->main);
+			errors++;
+			continue;
+		}
+		errors += check_sheaf(s, pcs->main, main_size(pcs), "main sheaf of CPU", (int)cpu);
+		if (pcs->spare_size != (pcs->spare ? pcs->spare->size : 0)) {
+			pr_err("BUG %s: CPU %u's spare_size %u, its spare holds %u\n", s->name, cpu,
+			       pcs->spare_size, pcs->spare ? pcs->spare->size : 0);
+			errors++;
+		}
+		if (pcs->spare)
+			errors += check_sheaf(s, pcs->spare, pcs->spare->size, "spare sheaf of CPU",
+					      (int)cpu);
+	}
+	return errors;
+}
+
+struct list_totals {
+	unsigned long slabs, empty, objects;
+};
+
+/* One node's partial or full list: linked both ways, each slab of @s and where its use says. */
+static int check_slab_list(struct kmem_cache *s, int nid, u32 head, bool full,
+			   struct list_totals *t)
+{
+	const char *list = full ? "full" : "partial";
+	u32 prev = 0;
+	int errors = 0;
+
+	for (struct page *slab = pfn_to_slab(head); slab; slab = pfn_to_slab(slab->slab_next)) {
+		u32 pfn = (u32)page_to_pfn(slab);
+
+		if (!PageSlab(slab) || slab->slab_cache != s || slab->slab_prev != prev ||
+		    t->slabs > totalram_pages) {
+			pr_err("BUG %s: node %d: %s list broken at pfn %#x (slab_prev %#x, expected "
+			       "%#x)\n", s->name, nid, list, pfn, slab->slab_prev, prev);
+			return errors + 1;
+		}
+		if (full ? slab->inuse != slab->objects : slab->inuse >= slab->objects) {
+			pr_err("BUG %s: node %d: slab %#x on the %s list with %u of %u in use\n",
+			       s->name, nid, pfn, list, slab->inuse, slab->objects);
+			errors++;
+		}
+		t->slabs++;
+		t->empty += !slab->inuse;
+		t->objects += slab->objects;
+		prev = pfn;
+	}
+	return errors;
+}
+
+/* @s's node lists and barns against their counters (under the node's locks). */
+static int check_nodes(struct kmem_cache *s)
+{
+	unsigned long flags;
+	int errors = 0, nid;
+
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
+		struct list_totals partial = { 0 }, full = { 0 };
+
+		spin_lock_irqsave(&n->list_lock, flags);
+		errors += check_slab_list(s, nid, n->partial, false, &partial) +
+			  check_slab_list(s, nid, n->full, true, &full);
+		if (n->nr_partial != partial.slabs || n->nr_empty != partial.empty ||
+		    n->nr_slabs != partial.slabs + full.slabs ||
+		    n->total_objects != partial.objects + full.objects) {
+			pr_err("BUG %s: node %d: counters say %lu partial, %lu empty, %lu slabs, "
+			       "%lu objects; the lists hold %lu, %lu, %lu, %lu\n", s->name, nid,
+			       n->nr_partial, n->nr_empty, n->nr_slabs, n->total_objects,
+			       partial.slabs, partial.empty, partial.slabs + full.slabs,
+			       partial.objects + full.objects);
+			errors++;
+		}
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		spin_lock_irqsave(&n->barn.lock, flags);
+		errors += check_barn_list(s, nid, &n->barn.sheaves_full, true, n->barn.nr_full) +
+			  check_barn_list(s, nid, &n->barn.sheaves_empty, false, n->barn.nr_empty);
+		spin_unlock_irqrestore(&n->barn.lock, flags);
+	}
+	return errors;
+}
+
+/**
+ * slab_check_cache - every invariant of @s: sheaves, barns, lists, slabs
+ *
+ * First what the sheaves hold (each CPU's main and spare, each barn's full
+ * and empty sheaves: objects of @s, no more than a sheaf holds, counts
+ * that match), then the node lists (linked both ways, a full slab on the
+ * full list and only there, counters equal to what the lists hold), then
+ * validate_slab_cache() (which flushes the sheaves and checks every
+ * freelist, and with slab_debug every redzone and poison).  A problem is
+ * printed as one "BUG <cache>:" line, as Linux's slab reports.
+ * (tests/host/slab_check.c checks more on the host, with a bitmap of every
+ * slab and object.)
+ *
+ * Context: a quiescent point: no other CPU allocates from or frees to @s
+ * (their sheaves are read without their interrupts off); may sleep (the
+ * flush is by IPI, so the other CPUs must take interrupts).  The
+ * allocator torture (tests/torture/) calls it.
+ * Return: the number of problems found (0: consistent).
+ */
+int slab_check_cache(struct kmem_cache *s)
+{
+	return check_cpu_sheaves(s) + check_nodes(s) + validate_slab_cache(s);
+}
+
 /* The allocated objects of one slab, up to *@left of them, with who allocated them. */
 static void report_slab_leaks(struct kmem_cache *s, struct page *slab, unsigned int *left)
 {

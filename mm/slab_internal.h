@@ -271,6 +271,10 @@ void mark_objects_used(struct kmem_cache *s, struct page *slab);
 void slab_bug(struct kmem_cache *s, const char *fmt, ...) __printf(2, 3);
 void print_tracks(struct kmem_cache *s, void *obj);
 int validate_slab_cache(struct kmem_cache *s);
+int slab_check_cache(struct kmem_cache *s);
+
+/* mm/slab_monitor.c */
+int slabinfo_show_cache(struct kmem_cache *s, char *buf, size_t size);
 void report_leaks(struct kmem_cache *s);
 
 #endif

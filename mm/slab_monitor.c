@@ -42,9 +42,39 @@ static void count_objects(struct kmem_cache *s, unsigned long *inuse, unsigned l
 	}
 }
 
+/**
+ * slabinfo_show_cache - @s's line of slabinfo (as Linux's /proc/slabinfo), into @buf
+ * @s: a cache on slab_caches
+ * @buf: where the line goes, without a newline
+ * @size: its size
+ *
+ * The monitor's slabinfo prints it; the allocator torture (tests/torture/)
+ * reads it while every CPU allocates.
+ * Context: slab_caches_lock held (@s stays); takes its nodes' list locks.
+ * Return: the length of the line (snprintf()'s).
+ */
+int slabinfo_show_cache(struct kmem_cache *s, char *buf, size_t size)
+{
+	unsigned long inuse, total, slabs, cached = cache_sheaf_objects(s);
+	char letters[5];
+
+	count_objects(s, &inuse, &total, &slabs);
+	snprintf(letters, sizeof(letters), "%s%s%s%s", s->flags & SLAB_POISON ? "P" : "",
+		 s->flags & SLAB_RED_ZONE ? "Z" : "", s->flags & SLAB_STORE_USER ? "U" : "",
+		 s->flags & SLAB_CONSISTENCY_CHECKS ? "F" : "");
+	/* a cache with sheaves and no letters (the default boot) says "-", not blank */
+	return snprintf(buf, size, "%-17s %13lu %10lu %9u %12u %14u : %7lu %11lu : %s%s%s",
+			s->name, inuse - cached, total, s->object_size, s->objects,
+			1U << s->order, slabs, cached,
+			s->flags & SLAB_NO_SHEAVES ? "no-sheaves" : "",
+			(s->flags & SLAB_NO_SHEAVES) && letters[0] ? " " : "",
+			(letters[0] || (s->flags & SLAB_NO_SHEAVES)) ? letters : "-");
+}
+
 static int cmd_slabinfo(int argc, char **argv)
 {
 	struct kmem_cache *s;
+	char line[160];
 
 	(void)argc;
 	(void)argv;
@@ -52,19 +82,8 @@ static int cmd_slabinfo(int argc, char **argv)
 	       "<pagesperslab> : <slabs> <in_sheaves> : flags\n");
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list) {
-		unsigned long inuse, total, slabs, cached = cache_sheaf_objects(s);
-		char letters[5];
-
-		count_objects(s, &inuse, &total, &slabs);
-		snprintf(letters, sizeof(letters), "%s%s%s%s", s->flags & SLAB_POISON ? "P" : "",
-			 s->flags & SLAB_RED_ZONE ? "Z" : "", s->flags & SLAB_STORE_USER ? "U" : "",
-			 s->flags & SLAB_CONSISTENCY_CHECKS ? "F" : "");
-		/* a cache with sheaves and no letters (the default boot) says "-", not blank */
-		printk("%-17s %13lu %10lu %9u %12u %14u : %7lu %11lu : %s%s%s\n", s->name,
-		       inuse - cached, total, s->object_size, s->objects, 1U << s->order, slabs,
-		       cached, s->flags & SLAB_NO_SHEAVES ? "no-sheaves" : "",
-		       (s->flags & SLAB_NO_SHEAVES) && letters[0] ? " " : "",
-		       (letters[0] || (s->flags & SLAB_NO_SHEAVES)) ? letters : "-");
+		slabinfo_show_cache(s, line, sizeof(line));
+		printk("%s\n", line);
 	}
 	spin_unlock(&slab_caches_lock);
 	printk("(active: allocated by callers; in_sheaves: free, cached per CPU and in the barns;"

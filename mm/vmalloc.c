@@ -1072,6 +1072,121 @@ void vmalloc_for_each_area(void (*fn)(const struct vmap_area *va, bool lazy, voi
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 }
 
+/* ---------------------------------------------------------------- checking */
+
+struct pt_audit {
+	unsigned long mapped;		/* pages mapped in VM_ALLOC and VM_MAP areas */
+	unsigned int problems;
+};
+
+static void audit_problem(struct pt_audit *a, unsigned long addr, u64 entry, const char *what)
+{
+	if (a->problems++ < 5)
+		pr_err("BUG: vmalloc: page table entry %#llx for %#lx: %s\n",
+		       (unsigned long long)entry, addr, what);
+}
+
+/* One present entry of the vmalloc space: inside a busy area, and what it maps. */
+static void audit_entry(unsigned long addr, u64 entry, unsigned int level, void *arg)
+{
+	struct vmap_area *va = __find_vmap_area(addr, &busy_vmap_area_tree);
+	unsigned long pages = 1UL << (9 * (level - 1)), idx, pfn;
+	struct pt_audit *a = arg;
+	struct vm_struct *vm;
+
+	if (!va || !va->vm) {
+		audit_problem(a, addr, entry, va ? "in an area being set up" :
+				    "outside every busy area (a lazily freed or free range)");
+		return;
+	}
+	vm = va->vm;
+	if (addr + (pages << PAGE_SHIFT) > va->va_start + vm->size - PAGE_SIZE) {
+		audit_problem(a, addr, entry, "maps the area's guard page");
+		return;
+	}
+	if (!(vm->flags & (VM_ALLOC | VM_MAP)))
+		return;
+	a->mapped += pages;
+	if (!(vm->flags & VM_ALLOC) || !vm->pages)
+		return;
+	idx = (addr - va->va_start) >> (PAGE_SHIFT + vm->page_order);
+	pfn = ((addr - va->va_start) >> PAGE_SHIFT) & ((1UL << vm->page_order) - 1);
+	if (idx >= vm->nr_pages ||
+	    (entry & PTE_PFN_MASK) >> PAGE_SHIFT != page_to_pfn(vm->pages[idx]) + pfn)
+		audit_problem(a, addr, entry, "does not map the area's page");
+}
+
+/* The pages the busy areas say they have mapped; the three trees tile the space. */
+static unsigned int check_areas(unsigned long *pages)
+{
+	struct rb_list *trees[] = { &free_vmap_area_tree, &busy_vmap_area_tree,
+				    &purge_vmap_area_tree };
+	static const char *const names[] = { "free", "busy", "lazy" };
+	unsigned long total = 0, count;
+	unsigned int problems = 0;
+	struct vmap_area *va;
+
+	for (int i = 0; i < 3; i++) {
+		const char *why = vmap_area_tree_check(trees[i], i == 0, &count);
+
+		if (why) {
+			pr_err("BUG: vmalloc: the %s tree: %s\n", names[i], why);
+			return problems + 1;
+		}
+		list_for_each_entry(va, &trees[i]->head, list)
+			total += va_size(va);
+	}
+	if (total != VMALLOC_END - VMALLOC_START) {
+		pr_err("BUG: vmalloc: free, busy and lazy areas cover %#lx bytes of %#lx\n", total,
+		       VMALLOC_END - VMALLOC_START);
+		problems++;
+	}
+	*pages = 0;
+	list_for_each_entry(va, &busy_vmap_area_tree.head, list) {
+		if (va->vm && va->vm->flags & (VM_ALLOC | VM_MAP))
+			*pages += (unsigned long)va->vm->nr_pages << va->vm->page_order;
+	}
+	return problems;
+}
+
+/**
+ * vmalloc_check - check the vmalloc space: its three trees, and its page tables
+ *
+ * The free, busy and lazily freed trees pass vmap_area_tree_check() and
+ * together cover the space exactly (no overlap between the trees either,
+ * as their sizes add up to it); then every present entry of the page
+ * tables of the space is audited: it lies in a busy area, not on its guard
+ * page (a lazily freed area is unmapped at vfree(), before the purge), and
+ * in a vmalloc() area maps the page the area's array names, and the busy
+ * areas have exactly the pages mapped that they say they have.  A problem
+ * is printed as one "BUG: vmalloc:" line (five at most for the entries).
+ *
+ * Context: a quiescent point: no other CPU maps or unmaps in the space
+ * (the page tables are walked under the area lock, which map and unmap do
+ * not take); takes the area lock with interrupts off.  The allocator
+ * torture (tests/torture/) calls it.
+ * Return: the number of problems found (0: consistent).
+ */
+unsigned int vmalloc_check(void)
+{
+	struct pt_audit audit = { 0 };
+	unsigned long flags, pages;
+	unsigned int problems;
+
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	problems = check_areas(&pages);
+	if (!problems) {
+		walk_kernel_range(VMALLOC_START, VMALLOC_END, audit_entry, &audit);
+		if (audit.mapped != pages) {
+			pr_err("BUG: vmalloc: %lu pages mapped in the areas, which say %lu\n",
+			       audit.mapped, pages);
+			problems++;
+		}
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	return problems + audit.problems;
+}
+
 /** vmalloc_lazy_pages - pages freed lazily since the last purge, and the threshold */
 unsigned long vmalloc_lazy_pages(unsigned long *max)
 {

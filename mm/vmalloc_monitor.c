@@ -18,33 +18,52 @@
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/vsprintf.h"
 
 #define MAP_COLUMNS	64
 
 static struct monitor_held vheld;	/* what 'vmalloc' holds, and what 'vfree' freed */
 
-static void print_area(const struct vmap_area *va, bool lazy, void *arg)
+/**
+ * vmallocinfo_show_area - @va's line of vmallocinfo (as Linux's /proc/vmallocinfo), into @buf
+ * @va: a busy area, or a lazily freed one (@lazy)
+ * @lazy: @va waits for the next purge
+ * @buf: where the line goes, without a newline
+ * @size: its size
+ *
+ * The monitor's vmallocinfo prints it; the allocator torture
+ * (tests/torture/) reads it while every CPU allocates.
+ * Context: from vmalloc_for_each_area()'s callback (the areas locked).
+ * Return: the length of the line (snprintf()'s).
+ */
+int vmallocinfo_show_area(const struct vmap_area *va, bool lazy, char *buf, size_t size)
 {
 	const struct vm_struct *vm = va->vm;
+	int n;
+
+	if (lazy)
+		return snprintf(buf, size, "%#lx-%#lx %9lu (freed: waiting for the next purge)",
+				va->va_start, va->va_end, va_size(va));
+	if (!vm)
+		return snprintf(buf, size, "%#lx-%#lx %9lu (being set up)", va->va_start,
+				va->va_end, va_size(va));
+	n = snprintf(buf, size, "%#lx-%#lx %9lu %pS pages=%u%s%s%s", va->va_start, va->va_end,
+		     va_size(va), vm->caller, vm->nr_pages << vm->page_order,
+		     vm->flags & VM_ALLOC ? " vmalloc" : "", vm->flags & VM_MAP ? " vmap" : "",
+		     vm->flags & VM_HUGE_PAGES ? " huge" : "");
+	if (vm->flags & VM_ALLOC && vm->nr_pages && (size_t)n < size)
+		n += snprintf(buf + n, size - n, " N%d=%u", page_to_nid(vm->pages[0]),
+			      vm->nr_pages << vm->page_order);
+	return n;
+}
+
+static void print_area(const struct vmap_area *va, bool lazy, void *arg)
+{
+	char line[160];
 
 	(void)arg;
-	if (lazy) {
-		printk("%#lx-%#lx %9lu (freed: waiting for the next purge)\n", va->va_start,
-		       va->va_end, va_size(va));
-		return;
-	}
-	if (!vm) {
-		printk("%#lx-%#lx %9lu (being set up)\n", va->va_start, va->va_end, va_size(va));
-		return;
-	}
-	printk("%#lx-%#lx %9lu %pS pages=%u%s%s%s", va->va_start, va->va_end, va_size(va),
-	       vm->caller, vm->nr_pages << vm->page_order,
-	       vm->flags & VM_ALLOC ? " vmalloc" : "", vm->flags & VM_MAP ? " vmap" : "",
-	       vm->flags & VM_HUGE_PAGES ? " huge" : "");
-	if (vm->flags & VM_ALLOC && vm->nr_pages)
-		printk(KERN_CONT " N%d=%u", page_to_nid(vm->pages[0]),
-		       vm->nr_pages << vm->page_order);
-	printk(KERN_CONT "\n");
+	vmallocinfo_show_area(va, lazy, line, sizeof(line));
+	printk("%s\n", line);
 }
 
 static int cmd_vmallocinfo(int argc, char **argv)

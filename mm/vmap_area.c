@@ -425,3 +425,84 @@ unsigned long __alloc_vmap_area(struct rb_list *free, unsigned long size, unsign
 		return vend;
 	return addr;
 }
+
+/* ---------------------------------------------------------------- checking */
+
+struct tree_walk {
+	const struct vmap_area *prev;	/* the area before, in address order */
+	const struct list_head *next;	/* where the list should be */
+	const struct list_head *head;
+	unsigned long count;
+	bool free;
+	const char *why;
+};
+
+static int walk_fails(struct tree_walk *w, const char *why)
+{
+	w->why = why;
+	return -1;
+}
+
+/* Black height of @node's subtree, or -1 with w->why set. */
+static int check_subtree(struct tree_walk *w, const struct rb_node *node,
+			 const struct rb_node *parent, int depth)
+{
+	const struct vmap_area *va;
+	int left, right;
+
+	if (!node)
+		return 1;
+	va = rb_entry(node, struct vmap_area, rb_node);
+	if (depth > 128 || rb_parent(node) != parent)
+		return walk_fails(w, "a node's parent pointer is wrong (or the tree loops)");
+	if (rb_is_red(node) && parent && rb_is_red(parent))
+		return walk_fails(w, "a red node has a red parent");
+	left = check_subtree(w, node->rb_left, node, depth + 1);
+	if (left < 0)
+		return -1;
+	if (va->va_start >= va->va_end)
+		return walk_fails(w, "an area is empty or inverted");
+	if (w->prev && (w->free ? w->prev->va_end >= va->va_start :
+				  w->prev->va_end > va->va_start))
+		return walk_fails(w, w->free ? "two free ranges touch or overlap (not merged)" :
+					  "two areas overlap, or are out of order");
+	if (w->free && va->subtree_max_size != max(va_size(va), max(get_subtree_max_size(
+			node->rb_left), get_subtree_max_size(node->rb_right))))
+		return walk_fails(w, "subtree_max_size is stale");
+	if (w->next != &va->list)
+		return walk_fails(w, "the list is out of step with the tree");
+	w->next = w->next->next;
+	w->prev = va;
+	w->count++;
+	right = check_subtree(w, node->rb_right, node, depth + 1);
+	if (right < 0)
+		return -1;
+	if (left != right)
+		return walk_fails(w, "black heights differ");
+	return left + rb_is_black(node);
+}
+
+/**
+ * vmap_area_tree_check - check one tree of areas, and its list
+ * @tree: the tree (and list) to check
+ * @free: it is a free tree: its ranges never touch, and subtree_max_size holds
+ * @count: set to the number of areas in it
+ *
+ * The red-black rules (parents, no red child of a red node, equal black
+ * heights), address order without overlaps, the augmented value of a free
+ * tree, and the list holding the same areas in the same order.
+ * tests/host/vmap_check.c checks the same on the host, against a model.
+ * Context: the tree's lock held; does not sleep.
+ * Return: NULL if the tree is sound, else what is wrong (one phrase).
+ */
+const char *vmap_area_tree_check(struct rb_list *tree, bool free, unsigned long *count)
+{
+	struct tree_walk w = { .next = tree->head.next, .head = &tree->head, .free = free };
+
+	if (tree->root.rb_node && rb_is_red(tree->root.rb_node))
+		w.why = "the root is red";
+	else if (check_subtree(&w, tree->root.rb_node, NULL, 0) >= 0 && w.next != w.head)
+		w.why = "the list is longer than the tree";
+	*count = w.count;
+	return w.why;
+}

@@ -102,5 +102,6 @@ struct vmap_area *merge_or_add_vmap_area_augment(struct vmap_area *va, struct rb
 int insert_vmap_area(struct vmap_area *va, struct rb_list *tree);
 void unlink_va(struct vmap_area *va, struct rb_list *tree);
 struct vmap_area *__find_vmap_area(unsigned long addr, struct rb_list *tree);
+const char *vmap_area_tree_check(struct rb_list *tree, bool free, unsigned long *count);
 
 #endif

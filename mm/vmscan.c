@@ -218,6 +218,32 @@ unsigned long shrink_slab(gfp_t gfp, int nid, int priority)
 }
 
 /**
+ * shrinker_for_each_count - each registered shrinker's name and what it holds
+ * @fn: called with the shrinker and its count_objects() (SHRINK_EMPTY: none)
+ * @arg: passed to @fn
+ *
+ * As the "count" file of Linux's debugfs shrinker/<name>/ (since 6.0):
+ * count_objects() asked for node 0 with GFP_KERNEL, as reclaim would ask
+ * it.  The allocator torture (tests/torture/) reads it while other CPUs
+ * reclaim.
+ * Context: may sleep in the sense of shrink_slab() (the same lock); @fn
+ * must not register or unregister shrinkers.
+ */
+void shrinker_for_each_count(void (*fn)(struct shrinker *s, unsigned long count, void *arg),
+			     void *arg)
+{
+	struct shrinker *s;
+
+	spin_lock(&shrinker_lock);
+	list_for_each_entry(s, &shrinker_list, list) {
+		struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nid = 0 };
+
+		fn(s, s->count_objects(s, &sc), arg);
+	}
+	spin_unlock(&shrinker_lock);
+}
+
+/**
  * try_to_free_pages - one direct reclaim round for an allocation that found no memory
  * @gfp: the allocation's flags
  * @nid: its node

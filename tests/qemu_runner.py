@@ -58,8 +58,8 @@ import monitor_check
 EXIT_TESTS_DONE = (0x10 << 1) | 1
 EXIT_PANIC = (0x11 << 1) | 1
 EXIT_BENCH_DONE = (0x12 << 1) | 1
-EXIT_SOAK_CLEAN = (0x13 << 1) | 1
-EXIT_SOAK_FAILED = (0x14 << 1) | 1
+EXIT_TORTURE_CLEAN = (0x13 << 1) | 1
+EXIT_TORTURE_FAILED = (0x14 << 1) | 1
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = os.path.join(ROOT, "build", "test-logs")
@@ -998,23 +998,75 @@ def write_bench_figures(rows):
         "".join("\n  " + m for m in moved)))
 
 
-def cmd_soak(a):
-    """make soak: boot with "soak", print the soak's lines, pass if it ended clean."""
-    with tempfile.TemporaryDirectory(prefix="kmem-soak-") as scratch:
+# The lines of a torture run worth showing: its own, and any report (the kernel counts them too).
+TORTURE_SHOWN = re.compile(r"^torture:|BUG|WARNING|Kernel panic|Oops")
+
+
+def run_torture(kernel, seconds, qemu_args, cmdline, log_name, echo=False):
+    """Boot KERNEL with "torture" for SECONDS; return (status, the lines worth showing, the
+    seconds it took).  ECHO prints them as they come."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="kmem-torture-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
-        make_iso(a.kernel, "soak soak.seconds=%d" % a.seconds, iso)
-        print("make soak: %d s on %s" % (a.seconds, a.qemu_args), flush=True)
-        status, lines = run_qemu(qemu_command(iso, shlex.split(a.qemu_args), False, scratch),
-                                 a.seconds + 600, os.path.join(LOG_DIR, "soak.log"))
-    for line in lines:
-        if line.startswith("soak:") or "BUG" in line or "WARNING" in line:
-            print(line)
-    if status == EXIT_SOAK_CLEAN:
+        make_iso(kernel, ("torture torture.seconds=%d %s" % (seconds, cmdline)).strip(), iso)
+        # Time for the boot, the checkpoints and the end's checks, all under TCG.
+        status, lines = run_qemu(qemu_command(iso, shlex.split(qemu_args), False, scratch),
+                                 seconds * 2 + 300, os.path.join(LOG_DIR, log_name),
+                                 echo=False)
+    shown = [l for l in lines if TORTURE_SHOWN.search(l)]
+    if echo:
+        for line in shown:
+            print(line, flush=True)
+    return status, shown, time.monotonic() - start
+
+
+def cmd_torture(a):
+    """make torture: boot with "torture", print its lines, pass if it ended clean."""
+    print("make torture: %d s on %s%s" % (a.seconds, a.qemu_args,
+                                          "; kernel: " + a.cmdline if a.cmdline else ""),
+          flush=True)
+    status, _, _ = run_torture(a.kernel, a.seconds, a.qemu_args, a.cmdline, "torture.log",
+                               echo=True)
+    if status == EXIT_TORTURE_CLEAN:
         print("1 passed, 0 failed")
         return 0
-    print("soak: QEMU ended with status %s (see build/test-logs/soak.log)" % status)
+    print("torture: QEMU ended with status %s (see build/test-logs/torture.log)" % status)
     print("0 passed, 1 failed")
     return 1
+
+
+# make test's short torture run, and its self-test: a run whose free path goes wrong must fail.
+TORTURE_SHORT_SECONDS = 20
+TORTURE_MACHINE = "-machine q35 -m 256M -smp 4"
+TORTURE_SELFTEST = ("torture.break=double_free torture.seconds=3 torture.check=1",
+                    "reports seen: 1; the first: BUG kmalloc")
+
+
+def torture_stage(kernel):
+    """The short run (clean, with its table) and the self-test: (passed, failed)."""
+    passed = failed = 0
+    status, shown, took = run_torture(kernel, TORTURE_SHORT_SECONDS, TORTURE_MACHINE, "",
+                                      "torture-short.log")
+    ok = status == EXIT_TORTURE_CLEAN and shown and shown[-1] == "torture: clean"
+    for line in shown:
+        if not line.startswith("torture: ") or re.match(
+                r"torture: (cpu|all|failed|\d+ checkpoints|reports seen|free pages|clean|FAILED)"
+                r"|torture: +\d+ ", line):
+            print("  " + line)
+    print("  %s - %d s of torture on 4 CPUs ends clean (%.0f s; log: "
+          "build/test-logs/torture-short.log)" % ("ok" if ok else "not ok",
+                                                 TORTURE_SHORT_SECONDS, took), flush=True)
+    passed, failed = passed + ok, failed + (not ok)
+    cmdline, want = TORTURE_SELFTEST
+    status, shown, took = run_torture(kernel, 3, TORTURE_MACHINE, cmdline,
+                                      "torture-selftest.log")
+    ok = status == EXIT_TORTURE_FAILED and any(want in l for l in shown) and \
+        any(l.startswith("torture: FAILED") for l in shown)
+    print("  %s - a torture run whose free path frees one object twice fails, the report "
+          "counted (%.0f s)" % ("ok" if ok else "not ok", took), flush=True)
+    if not ok:
+        print("\n".join("      " + l for l in shown[-8:]))
+    return passed + ok, failed + (not ok)
 
 
 # "bench: linux KEY FIGURE ROW NAME": a row that make bench-linux measured on Linux too.
@@ -1298,10 +1350,11 @@ def main():
     p = sub.add_parser("selftest")
     p.add_argument("--selftest-kernel", required=True)
     p.add_argument("--kasan-selftest-kernel", required=True)
-    p = sub.add_parser("soak")
+    p = sub.add_parser("torture")
     p.add_argument("--kernel", required=True)
     p.add_argument("--seconds", type=int, default=600)
     p.add_argument("--qemu-args", default="")
+    p.add_argument("--cmdline", default="", help="more kernel command line")
     a = ap.parse_args()
     if a.command == "iso":
         make_iso(a.kernel, a.cmdline, a.output)
@@ -1314,7 +1367,8 @@ def main():
         print(" ".join(options))
         return 0
     return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
-            "all": cmd_all, "monitor": cmd_monitor, "soak": cmd_soak}[a.command](a)
+            "all": cmd_all, "monitor": cmd_monitor,
+            "torture": cmd_torture}[a.command](a)
 
 
 if __name__ == "__main__":

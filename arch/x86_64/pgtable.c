@@ -347,6 +347,43 @@ u64 *lookup_kernel_pte(unsigned long va, unsigned int *level)
 	return NULL;
 }
 
+/* walk_kernel_range()'s steps: @table at @level covers @base upwards. */
+static void walk_table(u64 *table, unsigned int level, unsigned long base, unsigned long start,
+		       unsigned long end, walk_fn fn, void *arg)
+{
+	unsigned long span = 1UL << (PAGE_SHIFT + 9 * (level - 1));
+
+	for (unsigned int i = 0; i < PTRS_PER_TABLE; i++) {
+		unsigned long va = base + i * span;
+		u64 e = READ_ONCE(table[i]);
+
+		if (va + span - 1 < start || va > end - 1)	/* (end may be 0: the top) */
+			continue;
+		if (!(e & _PAGE_PRESENT))
+			continue;
+		if (level == 1 || e & _PAGE_PSE)
+			fn(va, e, level, arg);
+		else
+			walk_table(__va(e & PTE_PFN_MASK), level - 1, va, start, end, fn, arg);
+	}
+}
+
+/**
+ * walk_kernel_range - call @fn for every present leaf entry that maps part of [@start, @end)
+ * @fn: called with the address the entry maps from, the entry, and its level
+ *      (1: 4 KiB, 2: 2 MiB, 3: 1 GiB)
+ * @arg: passed to @fn
+ *
+ * For the checkers (the page-table audit of the vmalloc space,
+ * vmalloc_check()): absent tables are skipped whole, so a sparse range is
+ * quick.  No lock: the caller makes sure nobody changes the range meanwhile.
+ * Context: any.
+ */
+void walk_kernel_range(unsigned long start, unsigned long end, walk_fn fn, void *arg)
+{
+	walk_table(current_top(), 4, 0xffff000000000000UL, start, end, fn, arg);
+}
+
 /** kernel_page_mapped - is there a present mapping for @va? */
 bool kernel_page_mapped(unsigned long va)
 {

@@ -93,6 +93,8 @@ u64 *kernel_pte_lookup(unsigned long va);
 phys_addr_t kernel_pte_table_detach(unsigned long va);
 void kernel_pte_table_free(phys_addr_t table);
 bool kernel_page_mapped(unsigned long va);
+typedef void (*walk_fn)(unsigned long va, u64 entry, unsigned int level, void *arg);
+void walk_kernel_range(unsigned long start, unsigned long end, walk_fn fn, void *arg);
 
 void *memremap(phys_addr_t phys, size_t size);
 void *ioremap(phys_addr_t phys, size_t size);

@@ -11,8 +11,8 @@
 #define QEMU_EXIT_TESTS_DONE	0x10
 #define QEMU_EXIT_PANIC		0x11
 #define QEMU_EXIT_BENCH_DONE	0x12
-#define QEMU_EXIT_SOAK_CLEAN	0x13
-#define QEMU_EXIT_SOAK_FAILED	0x14
+#define QEMU_EXIT_TORTURE_CLEAN	0x13
+#define QEMU_EXIT_TORTURE_FAILED	0x14
 
 void qemu_exit(u8 value);
 __noreturn void machine_power_off(void);

@@ -232,6 +232,15 @@ void mdelay(unsigned long msecs)
 		udelay(1000);
 }
 
+/*
+ * A test's hook, called on every CPU's tick after jiffies (NULL: none).
+ * The allocator torture (tests/torture/) frees objects from it, to have
+ * frees in the timer interrupt as well as in IPIs; set it and clear it
+ * with WRITE_ONCE(), and wait a tick after clearing it before its code
+ * goes away.
+ */
+void (*timer_tick_hook)(void);
+
 /**
  * timer_tick - the periodic tick, on every CPU
  *
@@ -239,6 +248,10 @@ void mdelay(unsigned long msecs)
  */
 void timer_tick(void)
 {
+	void (*hook)(void) = READ_ONCE(timer_tick_hook);
+
 	if (smp_processor_id() == 0)
 		jiffies++;
+	if (hook)
+		hook();
 }

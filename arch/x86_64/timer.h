@@ -23,5 +23,6 @@ u64 ktime_get_ns(void);
 void udelay(unsigned long usecs);
 void mdelay(unsigned long msecs);
 void timer_tick(void);
+extern void (*timer_tick_hook)(void);	/* a test's: see timer.c */
 
 #endif

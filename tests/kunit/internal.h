@@ -14,6 +14,7 @@ void kunit_reports_stop(void);
 void kunit_reports_case_begin(struct kunit *test);
 void kunit_reports_case_end(struct kunit *test);
 bool kunit_reports_outside(const struct kunit_suite *suite);
+bool kunit_line_is_report(const char *line, size_t len, bool *oops_begun);
 
 /* accounting.c */
 void kunit_accounting_start(void);

@@ -99,21 +99,22 @@ static bool is_oops_header(const char *line, size_t len)
 
 enum report_kind { NOT_A_REPORT, REPORT, FATAL_REPORT };
 
-static enum report_kind report_kind(const char *line, size_t len)
+/* @begun: the state of the oops being read ("its [#N] line is to come"), the caller's. */
+static enum report_kind report_kind(const char *line, size_t len, bool *begun)
 {
 	if (starts_with(line, len, "kmem: "))
 		line += 6, len -= 6;
 	else if (starts_with(line, len, "kmem "))
 		line += 5, len -= 5;
 	if (is_oops_header(line, len)) {
-		bool part_of_one = oops_begun;
+		bool part_of_one = *begun;
 
-		oops_begun = false;
+		*begun = false;
 		return part_of_one ? NOT_A_REPORT : FATAL_REPORT;
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(oops_starts); i++) {
 		if (starts_with(line, len, oops_starts[i])) {
-			oops_begun = true;
+			*begun = true;
 			return FATAL_REPORT;
 		}
 	}
@@ -126,6 +127,19 @@ static enum report_kind report_kind(const char *line, size_t len)
 			return REPORT;
 	}
 	return NOT_A_REPORT;
+}
+
+/**
+ * kunit_line_is_report - does @line (@len bytes, no newline) start a report?
+ * @oops_begun: the caller's state across lines (false at first), so that
+ *              an oops counts once, not again at its "[#N] SMP" line
+ *
+ * The rule a case is failed by, for code that counts reports outside
+ * KUnit (the allocator torture, tests/torture/).
+ */
+bool kunit_line_is_report(const char *line, size_t len, bool *oops_begun)
+{
+	return report_kind(line, len, oops_begun) != NOT_A_REPORT;
 }
 
 static bool declared(struct kunit *test, const char *line)
@@ -174,7 +188,8 @@ static void report_probe(void *data, const char *text, size_t len)
 		const char *nl = memchr(text, '\n', end - text);
 		size_t n = (nl ? nl : end) - text;
 
-		enum report_kind kind = at_line_start ? report_kind(text, n) : NOT_A_REPORT;
+		enum report_kind kind = at_line_start ? report_kind(text, n, &oops_begun) :
+							NOT_A_REPORT;
 
 		if (kind != NOT_A_REPORT)
 			record(text, n, kind);
