@@ -469,6 +469,8 @@ static int validate_list(struct kmem_cache *s, u32 head)
 	return errors;
 }
 
+static int validate_slabs(struct kmem_cache *s);
+
 /**
  * validate_slab_cache - check every slab of @s (the monitor's slabcheck)
  *
@@ -480,10 +482,16 @@ static int validate_list(struct kmem_cache *s, u32 head)
  */
 int validate_slab_cache(struct kmem_cache *s)
 {
+	kmem_cache_flush_cpus(s);
+	return validate_slabs(s);
+}
+
+/* validate_slab_cache() without the flush: the sheaves' objects count as in use. */
+static int validate_slabs(struct kmem_cache *s)
+{
 	unsigned long flags;
 	int errors = 0, nid;
 
-	kmem_cache_flush_cpus(s);
 	for_each_node(nid) {
 		struct kmem_cache_node *n = get_node(s, nid);
 
@@ -664,21 +672,21 @@ static int check_nodes(struct kmem_cache *s)
  * and empty sheaves: objects of @s, no more than a sheaf holds, counts
  * that match), then the node lists (linked both ways, a full slab on the
  * full list and only there, counters equal to what the lists hold), then
- * validate_slab_cache() (which flushes the sheaves and checks every
- * freelist, and with slab_debug every redzone and poison).  A problem is
+ * every slab as validate_slab_cache() checks it (every freelist, and with
+ * slab_debug every redzone and poison), without its flush of the sheaves:
+ * one IPI to every CPU per cache adds up, at a checkpoint of the torture.  A problem is
  * printed as one "BUG <cache>:" line, as Linux's slab reports.
  * (tests/host/slab_check.c checks more on the host, with a bitmap of every
  * slab and object.)
  *
  * Context: a quiescent point: no other CPU allocates from or frees to @s
- * (their sheaves are read without their interrupts off); may sleep (the
- * flush is by IPI, so the other CPUs must take interrupts).  The
- * allocator torture (tests/torture/) calls it.
+ * (their sheaves are read without their interrupts off); takes the
+ * node locks.  The allocator torture (tests/torture/) calls it.
  * Return: the number of problems found (0: consistent).
  */
 int slab_check_cache(struct kmem_cache *s)
 {
-	return check_cpu_sheaves(s) + check_nodes(s) + validate_slab_cache(s);
+	return check_cpu_sheaves(s) + check_nodes(s) + validate_slabs(s);
 }
 
 /* The allocated objects of one slab, up to *@left of them, with who allocated them. */

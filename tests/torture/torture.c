@@ -31,7 +31,7 @@
  * runs short on purpose: the CPUs' budgets add up to 95% of the free
  * pages, and CPU 0 keeps a cache a shrinker empties and an OOM victim
  * holding pages, refilled as they go.  Fault injection (failslab,
- * fail_page_alloc, fail_vmalloc) fails 1% of the allocations
+ * fail_page_alloc, fail_vmalloc) fails one call in 1000 of each
  * (torture.fault=).
  *
  * Every few seconds CPU 0 calls a checkpoint: every CPU stops at the top
@@ -50,11 +50,12 @@
  *   torture.seconds=N   how long (default 600)
  *   torture.seed=N      the seed of every CPU's choices (default: the clock)
  *   torture.mix=pages=3,kmalloc=5,...   the weights; kinds not named get 0
- *   torture.fault=P     the percentage of allocations failed on purpose (1)
+ *   torture.fault=N     one call in N of each allocator fails on purpose
+ *                       (1000; 0: none)
  *   torture.check=S     seconds between checkpoints, on average (5)
- *   torture.break=double_free|overwrite   the self-test: CPU 0's free path
- *                       frees one kmalloc object twice, or overwrites one
- *                       before it is checked; the run must fail.
+ *   torture.break=double_free|overwrite   the self-test: CPU 0's tenth
+ *                       kmalloc object is freed at once, twice, or
+ *                       overwritten before it is checked; the run must fail.
  */
 #include "torture/torture.h"
 #include "kunit/internal.h"
@@ -109,6 +110,7 @@ struct object {
 	unsigned int order;		/* OP_PAGES */
 	struct churn *cache;		/* OP_CACHE */
 	struct page **pages;		/* OP_VMAP: the pages it maps */
+	bool broken;			/* the self-test's: its free goes wrong */
 };
 
 struct box {				/* objects handed to a CPU (its loop's or its tick's) */
@@ -124,7 +126,7 @@ struct torture_cpu {
 	u64 rng;
 	size_t live, budget;		/* bytes held, and the most it may hold */
 	unsigned long ops[NR_OPS], failed[NR_OPS], frees[NR_HOW];
-	unsigned long creates, destroys, reallocs, nr_frees;
+	unsigned long creates, destroys, reallocs, nr_kmallocs;
 	struct work_struct work;
 	char discard[192];		/* where the readers' lines go */
 	int done;
@@ -141,6 +143,7 @@ static int ticks_on;			/* the tick hook frees (off during checks) */
 static unsigned long checkpoint_gen;	/* odd: a checkpoint is waiting for the CPUs */
 static atomic_t arrived;
 static unsigned long checkpoints, check_problems;
+static u64 check_ns;			/* the time the checkpoints took, in all */
 static enum { BREAK_NONE, BREAK_DOUBLE_FREE, BREAK_OVERWRITE } break_mode;
 
 static u64 next_random(u64 *state)
@@ -423,13 +426,12 @@ static void torture_tick(void)
 }
 
 /*
- * The self-test (torture.break=): CPU 0's 200th free of a kmalloc object
- * goes wrong.  Return: true if the object is to be freed a second time.
+ * The self-test (torture.break=): the object's free goes wrong.
+ * Return: true if it is to be freed a second time.
  */
-static bool break_free_path(struct torture_cpu *c, struct object *o, int cpu)
+static bool break_free_path(struct object *o)
 {
-	if (cpu || o->kind != OP_KMALLOC || ++c->nr_frees != 200)
-		return false;
+	o->broken = false;
 	if (break_mode == BREAK_OVERWRITE) {
 		pr_info("torture: self-test: overwriting kmalloc object %px before its free\n", o->p);
 		((u8 *)o->p)[0] ^= 0xff;
@@ -450,9 +452,9 @@ static void free_slot(struct torture_cpu *c, int cpu, int i)
 	c->live -= o->size;
 	if (o->kind == OP_VMAP && how != FREE_CPU)
 		how = FREE_HERE;		/* vunmap() is for task context */
-	if (break_mode != BREAK_NONE && break_free_path(c, o, cpu)) {
+	if (o->broken) {
 		how = FREE_HERE;
-		twice = true;
+		twice = break_free_path(o);
 	}
 	if (how == FREE_IPI)
 		smp_call_function_single(other, free_in_irq, o, 1);
@@ -691,6 +693,7 @@ static void rendezvous(void)
 /* CPU 0: stop every CPU (ticks too), run every checker, let them go. */
 static void checkpoint(void)
 {
+	u64 start = ktime_get_ns();
 	unsigned long problems;
 
 	__atomic_store_n(&ticks_on, 0, __ATOMIC_SEQ_CST);
@@ -705,6 +708,7 @@ static void checkpoint(void)
 		pr_err("torture: checkpoint %lu: %lu problems\n", checkpoints, problems);
 	__atomic_store_n(&ticks_on, 1, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&checkpoint_gen, 1, __ATOMIC_RELEASE);
+	check_ns += ktime_get_ns() - start;
 }
 
 /* ---------------------------------------------------------------- the loop */
@@ -721,7 +725,7 @@ static enum op pick_op(struct torture_cpu *c)
 	return (enum op)op;
 }
 
-/* CPU 0, every 256 turns: pressure, progress, checkpoints, the end. */
+/* CPU 0, every 16 turns: pressure, progress, checkpoints, the end. */
 static void cpu0_duties(u64 *next_report, u64 *next_check)
 {
 	u64 now = ktime_get_ns();
@@ -787,6 +791,11 @@ static void one_turn(struct torture_cpu *c, int cpu)
 	}
 	stamp(o, false);
 	c->live += o->size;
+	/* The self-test: CPU 0's tenth kmalloc object is freed at once, wrongly. */
+	if (break_mode != BREAK_NONE && !cpu && op == OP_KMALLOC && ++c->nr_kmallocs == 10) {
+		o->broken = true;
+		free_slot(c, cpu, (int)(o - c->slot));
+	}
 }
 
 static void torture_loop(struct torture_cpu *c, int cpu)
@@ -797,11 +806,11 @@ static void torture_loop(struct torture_cpu *c, int cpu)
 
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		/*
-		 * Every 256 turns of the loop, whatever they did: on a small
+		 * Every 16 turns of the loop, whatever they did: on a small
 		 * machine most allocations fail, and counting only the ones
 		 * that succeed would leave the pressure unrefreshed.
 		 */
-		if (cpu == 0 && ++round % 256 == 0)
+		if (cpu == 0 && ++round % 16 == 0)
 			cpu0_duties(&next_report, &next_check);
 		else if (cpu)
 			rendezvous();
@@ -900,7 +909,7 @@ static bool parse_options(unsigned long *seconds, unsigned long *fault)
 	char buf[160];
 
 	*seconds = cmdline_get_ulong("torture.seconds", 600);
-	*fault = cmdline_get_ulong("torture.fault", 1);
+	*fault = cmdline_get_ulong("torture.fault", 1000);
 	check_every_ns = cmdline_get_ulong("torture.check", 5) * NSEC_PER_SEC;
 	if (!check_every_ns)
 		check_every_ns = ~0ULL / 4;	/* torture.check=0: only at the end */
@@ -930,18 +939,23 @@ static bool parse_options(unsigned long *seconds, unsigned long *fault)
 	return true;
 }
 
-/* Fault injection at @percent, unless the command line set its own; undone by fault_end(). */
+/*
+ * Fault injection: one call in @one_in of each kind (pages, slab, vmalloc)
+ * fails, unless the command line armed that kind itself (fail_page_alloc=
+ * ...); undone by fault_end().  One in N, not a percentage: a vmalloc()
+ * of 100 pages makes 100 page allocations, and at 1% most would fail.
+ */
 static struct fault_attr saved_attrs[3];
 static struct fault_attr *const attrs[3] = { &fail_page_alloc, &failslab, &fail_vmalloc };
 
-static void fault_begin(unsigned long percent)
+static void fault_begin(unsigned long one_in)
 {
 	char spec[32];
 
-	snprintf(spec, sizeof(spec), "1,%lu,0,-1", percent);
+	snprintf(spec, sizeof(spec), "%lu,100,0,-1", one_in);
 	for (int i = 0; i < 3; i++) {
 		saved_attrs[i] = *attrs[i];
-		if (!percent || attrs[i]->probability)
+		if (!one_in || attrs[i]->probability)
 			continue;
 		setup_fault_attr(attrs[i], spec);
 		attrs[i]->verbose = 0;
@@ -1076,8 +1090,9 @@ static bool verdict(unsigned long before, unsigned long after, unsigned long pro
 {
 	long reports_seen = atomic_long_read(&reports), overwritten = atomic_long_read(&errors);
 
-	pr_info("torture: %lu checkpoints, %lu problems; at the end: %lu problems\n", checkpoints,
-		check_problems, problems);
+	pr_info("torture: %lu checkpoints (%llu ms each), %lu problems; at the end: %lu problems\n",
+		checkpoints, checkpoints ? check_ns / 1000000 / checkpoints : 0ULL, check_problems,
+		problems);
 	pr_info("torture: reports seen: %ld%s%s\n", reports_seen, reports_seen ? "; the first: " : "",
 		reports_seen ? first_report : "");
 	pr_info("torture: free pages after: %lu, before: %lu\n", after, before);
@@ -1089,7 +1104,7 @@ static bool verdict(unsigned long before, unsigned long after, unsigned long pro
 	pr_err("torture: FAILED: %ld objects overwritten, %ld reports, %lu + %lu problems found by "
 	       "the checkers, %ld pages %s%s\n", overwritten, reports_seen, check_problems,
 	       problems, (long)(before > after ? before - after : after - before),
-	       before > after ? "lost" : "too many",
+	       before >= after ? "lost" : "too many",
 	       things_back ? "" : ", caches or vmalloc areas not as before");
 	return false;
 }
@@ -1124,8 +1139,8 @@ bool torture_run(void)
 	pr_info("torture: %lu s, every allocator on %u CPUs; seed %llu; %lu pages free\n", seconds,
 		ncpus, (unsigned long long)seed, before);
 	pr_info("torture: mix pages=%u,kmalloc=%u,cache=%u,vmalloc=%u,vmap=%u,kvmalloc=%u,read=%u,"
-		"purge=%u; faults injected: %lu%%; a checkpoint every %lu s or so\n", mix[0],
-		mix[1], mix[2], mix[3], mix[4], mix[5], mix[6], mix[7], fault,
+		"purge=%u; fault injection: 1 call in %lu; a checkpoint every %lu s or so\n",
+		mix[0], mix[1], mix[2], mix[3], mix[4], mix[5], mix[6], mix[7], fault,
 		(unsigned long)(check_every_ns / NSEC_PER_SEC));
 	for_each_online_cpu(cpu) {
 		struct torture_cpu *c = &tcpu[cpu];
