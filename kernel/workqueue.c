@@ -97,7 +97,7 @@ bool deferred_work_pending(void)
 /**
  * run_deferred_work - run every item on this CPU's list
  *
- * A work item that runs for long (the soak's loops run for minutes) calls
+ * A work item that runs for long (the torture test's loops run for minutes) calls
  * it now and then, as Linux code calls cond_resched(): otherwise what
  * interrupt handlers queued on this CPU (a vfree() from an IPI) would wait
  * until it ends.

@@ -44,7 +44,7 @@ static void *memblock_percpu_area(unsigned long size)
 /*
  * Page-table pages the kernel took from the buddy allocator and keeps (they
  * stay when they empty, docs/vmalloc.md), KASAN's shadow pages included:
- * free-page accounting (the tests, the soak) adds them back.
+ * free-page accounting (the tests, the torture test) adds them back.
  */
 unsigned long nr_kernel_pagetable_pages;
 

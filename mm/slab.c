@@ -1272,7 +1272,7 @@ int kmem_cache_shrink(struct kmem_cache *s)
  *
  * Twice over the list: flushing the sheaves frees the sheaves themselves
  * (objects of the "slab_sheaf" cache), whose slabs may empty only then.
- * Tests and the soak call it before they count free pages.
+ * Tests and the torture test call it before they count free pages.
  * Context: interrupts on, not in an interrupt handler.
  */
 void kmem_cache_shrink_all(void)

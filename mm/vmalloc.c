@@ -1020,7 +1020,7 @@ struct vm_struct *find_vm_area(const void *addr)
  * vm_unmap_aliases - purge now: no CPU keeps a translation of a freed area
  *
  * The spare nodes go back to the slab too, so that afterwards vmalloc holds
- * exactly what its live areas need (the tests and the soak count on it).
+ * exactly what its live areas need (the tests and the torture test count on it).
  * Context: interrupts on, not in an interrupt handler; elsewhere it is
  * reported and the purge is left to deferred work.
  */

@@ -387,7 +387,7 @@ static void work_queued_from_interrupt(struct kunit *test)
 }
 
 /*
- * An item that runs for long runs its CPU's list itself (the soak does):
+ * An item that runs for long runs its CPU's list itself (the torture test does):
  * the inner item runs inside the outer one, and flush_work() of the outer
  * item still waits for its end, not only for the inner one's.
  */

@@ -49,7 +49,7 @@
  * Options (the kernel command line; the Makefile passes TORTURE_*):
  *   torture.seconds=N   how long (default 600)
  *   torture.seed=N      the seed of every CPU's choices (default: the clock)
- *   torture.mix=pages=3,kmalloc=5,...   the weights; kinds not named get 0
+ *   torture.mix=pages=6,kmalloc=10,...  the weights; kinds not named get 0
  *   torture.fault=N     one call in N of each allocator fails on purpose
  *                       (1000; 0: none)
  *   torture.check=S     seconds between checkpoints, on average (5)
@@ -90,7 +90,8 @@ enum op { OP_PAGES, OP_KMALLOC, OP_CACHE, OP_VMALLOC, OP_VMAP, OP_KVMALLOC, OP_R
 static const char *const op_names[NR_OPS] = {
 	"pages", "kmalloc", "cache", "vmalloc", "vmap", "kvmalloc", "read", "purge",
 };
-static unsigned int mix[NR_OPS] = { 3, 5, 3, 2, 1, 2, 1, 1 };
+/* The weights (torture.mix=): readers and purges stop the other CPUs (IPIs), so they are rare */
+static unsigned int mix[NR_OPS] = { 6, 10, 6, 4, 2, 4, 1, 1 };
 
 /* Where an object is freed: here, in an IPI on another CPU, in its tick, in its loop */
 enum how { FREE_HERE, FREE_IPI, FREE_TICK, FREE_CPU, NR_HOW };
@@ -144,6 +145,7 @@ static unsigned long checkpoint_gen;	/* odd: a checkpoint is waiting for the CPU
 static atomic_t arrived;
 static unsigned long checkpoints, check_problems;
 static u64 check_ns;			/* the time the checkpoints took, in all */
+static u64 check_rng;			/* when they come (not CPU 0's: its choices stay the seed's) */
 static enum { BREAK_NONE, BREAK_DOUBLE_FREE, BREAK_OVERWRITE } break_mode;
 
 static u64 next_random(u64 *state)
@@ -555,14 +557,14 @@ static void purge_something(struct torture_cpu *c, u64 r)
 {
 	struct churn *ch = &c->churn[(r >> 8) % NR_CHURN];
 
-	switch (r % 8) {
-	case 0: case 1:
+	switch (r % 16) {
+	case 0 ... 4:
 		vm_unmap_aliases();
 		break;
-	case 2: case 3:
+	case 5 ... 9:
 		drain_all_pages();
 		break;
-	case 4:
+	case 10:		/* every cache: an IPI to every CPU for each, so rarely */
 		kmem_cache_shrink_all();
 		break;
 	default:
@@ -745,7 +747,7 @@ static void cpu0_duties(u64 *next_report, u64 *next_check)
 	if (now >= *next_check) {
 		checkpoint();
 		*next_check = ktime_get_ns() + check_every_ns / 2 +
-			      next_random(&tcpu[0].rng) % (check_every_ns + 1);
+			      next_random(&check_rng) % (check_every_ns + 1);
 	}
 }
 
@@ -1153,6 +1155,7 @@ bool torture_run(void)
 		spin_lock_init(&c->tickbox.lock);
 		INIT_WORK(&c->work, torture_work);
 	}
+	check_rng = seed | 1;
 	deadline = ktime_get_ns() + seconds * NSEC_PER_SEC;
 	fault_begin(fault);
 	__atomic_store_n(&ticks_on, 1, __ATOMIC_SEQ_CST);
