@@ -552,7 +552,7 @@ static int check_barn_list(struct kmem_cache *s, int nid, struct list_head *head
 	list_for_each_entry(sheaf, head, barn_list) {
 		if (++n > count)
 			break;
-		if (full != (sheaf->size != 0) || (full && sheaf->size != sheaf->capacity)) {
+		if (full != (sheaf->size != 0)) {	/* "full": holds objects (barn_put()) */
 			pr_err("BUG %s: a %s %d holds %u objects\n", s->name, what, nid, sheaf->size);
 			errors++;
 		}
@@ -561,6 +561,12 @@ static int check_barn_list(struct kmem_cache *s, int nid, struct list_head *head
 	if (n != count) {
 		pr_err("BUG %s: node %d: the barn counts %u %s sheaves, holds %s%u\n", s->name, nid,
 		       count, full ? "full" : "empty", n > count ? "more than " : "", min(n, count));
+		errors++;
+	}
+	if (count > (full ? MAX_FULL_SHEAVES : MAX_EMPTY_SHEAVES)) {
+		pr_err("BUG %s: node %d: the barn holds %u %s sheaves, more than its limit %u\n",
+		       s->name, nid, count, full ? "full" : "empty",
+		       full ? MAX_FULL_SHEAVES : MAX_EMPTY_SHEAVES);
 		errors++;
 	}
 	return errors;
@@ -670,7 +676,7 @@ static int check_nodes(struct kmem_cache *s)
  *
  * First what the sheaves hold (each CPU's main and spare, each barn's full
  * and empty sheaves: objects of @s, no more than a sheaf holds, counts
- * that match), then the node lists (linked both ways, a full slab on the
+ * that match, no barn above its limit), then the node lists (linked both ways, a full slab on the
  * full list and only there, counters equal to what the lists hold), then
  * every slab as validate_slab_cache() checks it (every freelist, and with
  * slab_debug every redzone and poison), without its flush of the sheaves:

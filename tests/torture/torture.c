@@ -767,7 +767,7 @@ static void one_turn(struct torture_cpu *c, int cpu)
 			purge_something(c, r);
 		return;
 	}
-	if (op == OP_CACHE && r % 256 == 0) {		/* churn: drain one, to destroy it */
+	if (op == OP_CACHE && r % 64 == 0) {		/* churn: drain one, to destroy it */
 		churn_drain(c, &c->churn[(r >> 8) % NR_CHURN], cpu);
 		return;
 	}
