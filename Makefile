@@ -338,7 +338,8 @@ TORTURE_MIX ?=
 TORTURE_CMDLINE ?=
 TORTURE_OPTIONS = --kernel $(KERNEL) --seconds $(TORTURE_SECONDS) \
 	--qemu-args='$(TORTURE_ARGS) $(if $(filter -smp,$(TORTURE_ARGS)),,-smp $(TORTURE_CPUS))' \
-	--cmdline='$(strip $(CMDLINE) $(TORTURE_CMDLINE) $(if $(TORTURE_SEED),torture.seed=$(TORTURE_SEED)) \
+	--cmdline='$(strip $(CMDLINE) $(TORTURE_CMDLINE) \
+		$(if $(TORTURE_SEED),torture.seed=$(TORTURE_SEED)) \
 		$(if $(TORTURE_MIX),torture.mix=$(TORTURE_MIX)))'
 torture: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py torture $(TORTURE_OPTIONS)

@@ -250,6 +250,7 @@ static void churn_reap(struct torture_cpu *c, struct churn *ch)
 	if (ch->s && ch->draining && !atomic_read(&ch->objects)) {
 		kmem_cache_destroy(ch->s);
 		ch->s = NULL;
+		ch->draining = false;		/* the slot makes a new cache next time */
 		c->destroys++;
 	}
 }
@@ -595,11 +596,11 @@ static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
 		struct page *page = list_first_entry(&cache_pages, struct page, lru);
 
 		list_del(&page->lru);
-		nr_cache_pages--;
+		WRITE_ONCE(nr_cache_pages, nr_cache_pages - 1);	/* read unlocked: cache_count() */
 		__free_page(page);
 		freed++;
 	}
-	reclaimed += freed;
+	WRITE_ONCE(reclaimed, reclaimed + freed);
 	spin_unlock_irqrestore(&pressure_lock, flags);
 	return freed;
 }
@@ -620,7 +621,7 @@ static void free_list(struct list_head *list, unsigned long *nr)
 
 		list_del(&page->lru);
 		__free_page(page);
-		(*nr)--;
+		WRITE_ONCE(*nr, *nr - 1);
 	}
 }
 
@@ -630,8 +631,8 @@ static void victim_kill(struct oom_victim *v)
 
 	spin_lock_irqsave(&pressure_lock, flags);
 	free_list(&victim_pages, &nr_victim_pages);
-	victim_registered = false;
-	kills++;
+	WRITE_ONCE(victim_registered, false);
+	WRITE_ONCE(kills, kills + 1);
 	spin_unlock_irqrestore(&pressure_lock, flags);
 }
 
@@ -654,13 +655,13 @@ static void refill_pressure(void)
 		list = nr_cache_pages < PRESSURE_PAGES ? &cache_pages : &victim_pages;
 		list_add(&page->lru, list);
 		if (list == &cache_pages)
-			nr_cache_pages++;
+			WRITE_ONCE(nr_cache_pages, nr_cache_pages + 1);
 		else
-			nr_victim_pages++;
+			WRITE_ONCE(nr_victim_pages, nr_victim_pages + 1);
 		spin_unlock_irqrestore(&pressure_lock, flags);
 	}
 	if (!READ_ONCE(victim_registered)) {
-		victim_registered = true;
+		WRITE_ONCE(victim_registered, true);
 		register_oom_victim(&torture_victim);
 	}
 }
@@ -742,7 +743,7 @@ static void cpu0_duties(u64 *next_report, u64 *next_check)
 		*next_report += 10ULL * NSEC_PER_SEC;
 		pr_info("torture: %llu s left, %lu pages free, %lu reclaimed, %lu OOM kills, "
 			"%lu checkpoints so far\n", (deadline - now) / NSEC_PER_SEC,
-			nr_free_pages(), reclaimed, kills, checkpoints);
+			nr_free_pages(), READ_ONCE(reclaimed), READ_ONCE(kills), checkpoints);
 	}
 	if (now >= *next_check) {
 		checkpoint();
