@@ -675,7 +675,12 @@ static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 		return obj;
 
 	gfp = might_alloc(gfp, caller);
-	sheaf = get_empty_sheaf(s, gfp);
+	/*
+	 * Quietly: without a sheaf the object comes straight from a slab, and
+	 * that allocation reports its failure (the torture test saw "Unable to
+	 * allocate ... cache slab_sheaf" from a vmap() that then succeeded).
+	 */
+	sheaf = get_empty_sheaf(s, gfp | __GFP_NOWARN);
 	if (!sheaf)
 		return get_objects(s, gfp, NUMA_NO_NODE, &obj, 1, caller) ? obj : NULL;
 	sheaf->size = get_objects(s, gfp, NUMA_NO_NODE, sheaf_objects(sheaf), sheaf->capacity,
