@@ -677,8 +677,9 @@ static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 	gfp = might_alloc(gfp, caller);
 	/*
 	 * Quietly: without a sheaf the object comes straight from a slab, and
-	 * that allocation reports its failure (the torture test saw "Unable to
-	 * allocate ... cache slab_sheaf" from a vmap() that then succeeded).
+	 * that allocation reports its own failure.  (Under memory exhausted on
+	 * purpose the torture test saw "Unable to allocate ... cache
+	 * slab_sheaf": a report about a cache the caller never asked for.)
 	 */
 	sheaf = get_empty_sheaf(s, gfp | __GFP_NOWARN);
 	if (!sheaf)
