@@ -43,7 +43,8 @@
  * the free pages, the caches and the vmalloc areas must be exactly as
  * many as before.  The reports the kernel printed meanwhile are counted
  * (kunit_line_is_report(): the rule that fails a KUnit case) and must be
- * none.  The last line says "torture: clean" or "torture: FAILED: ...";
+ * none, except those of memory running out (out_of_memory[], below),
+ * which are counted apart.  The last line says "torture: clean" or "torture: FAILED: ...";
  * tests/qemu_runner.py torture prints the run and judges it.
  *
  * Options (the kernel command line; the Makefile passes TORTURE_*):
@@ -842,8 +843,18 @@ static void torture_work(struct work_struct *work)
 
 /* ---------------------------------------------------------------- reports */
 
-static atomic_long_t reports;
+static atomic_long_t reports, alloc_warnings;
 static char first_report[128];
+
+/*
+ * Reports of memory running out, not of a bug: the torture exhausts memory
+ * on purpose, and an allocation that may not fail quietly (vmap()'s own
+ * struct, GFP_KERNEL) then says so.  Counted apart, shown, and no failure.
+ */
+static const char *const out_of_memory[] = {
+	"invoked oom-killer:", "page allocation failure:", "SLUB: Unable to allocate memory",
+	"vmalloc error:", "percpu: allocation failed",
+};
 static bool probe_line_start = true, probe_oops;
 
 static bool contains(const char *text, size_t len, const char *what)
@@ -857,6 +868,21 @@ static bool contains(const char *text, size_t len, const char *what)
 	return false;
 }
 
+static void count_report(const char *text, size_t n)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(out_of_memory); i++) {
+		if (contains(text, n, out_of_memory[i])) {
+			atomic_long_inc(&alloc_warnings);
+			return;
+		}
+	}
+	if (atomic_long_inc_return(&reports) == 1) {
+		n = min(n, sizeof(first_report) - 1);
+		memcpy(first_report, text, n);
+		first_report[n] = '\0';
+	}
+}
+
 /* The console probe: called with printk's lock held, one message at a time. */
 static void report_probe(void *data, const char *text, size_t len)
 {
@@ -866,14 +892,8 @@ static void report_probe(void *data, const char *text, size_t len)
 		const char *nl = memchr(text, '\n', end - text);
 		size_t n = (nl ? nl : end) - text;
 
-		/* the OOM killer's line is what CPU 0's victim is there for */
-		if (probe_line_start && kunit_line_is_report(text, n, &probe_oops) &&
-		    !contains(text, n, "invoked oom-killer:") &&
-		    atomic_long_inc_return(&reports) == 1) {
-			n = min(n, sizeof(first_report) - 1);
-			memcpy(first_report, text, n);
-			first_report[n] = '\0';
-		}
+		if (probe_line_start && kunit_line_is_report(text, n, &probe_oops))
+			count_report(text, n);
 		probe_line_start = nl;
 		text = nl ? nl + 1 : end;
 	}
@@ -1098,6 +1118,8 @@ static bool verdict(unsigned long before, unsigned long after, unsigned long pro
 		problems);
 	pr_info("torture: reports seen: %ld%s%s\n", reports_seen, reports_seen ? "; the first: " : "",
 		reports_seen ? first_report : "");
+	pr_info("torture: out-of-memory reports (the OOM killer, allocations that may not fail "
+		"quietly): %ld\n", atomic_long_read(&alloc_warnings));
 	pr_info("torture: free pages after: %lu, before: %lu\n", after, before);
 	if (!overwritten && !reports_seen && !check_problems && !problems && after == before &&
 	    things_back) {
