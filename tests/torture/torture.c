@@ -43,7 +43,7 @@
  * the free pages, the caches and the vmalloc areas must be exactly as
  * many as before.  The reports the kernel printed meanwhile are counted
  * (kunit_line_is_report(): the rule that fails a KUnit case) and must be
- * none, except those of memory running out (out_of_memory[], below),
+ * none, except those of memory running out (oom_reports[], below),
  * which are counted apart.  The last line says "torture: clean" or "torture: FAILED: ...";
  * tests/qemu_runner.py torture prints the run and judges it.
  *
@@ -851,7 +851,7 @@ static char first_report[128];
  * on purpose, and an allocation that may not fail quietly (vmap()'s own
  * struct, GFP_KERNEL) then says so.  Counted apart, shown, and no failure.
  */
-static const char *const out_of_memory[] = {
+static const char *const oom_reports[] = {
 	"invoked oom-killer:", "page allocation failure:", "SLUB: Unable to allocate memory",
 	"vmalloc error:", "percpu: allocation failed",
 };
@@ -870,8 +870,8 @@ static bool contains(const char *text, size_t len, const char *what)
 
 static void count_report(const char *text, size_t n)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(out_of_memory); i++) {
-		if (contains(text, n, out_of_memory[i])) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(oom_reports); i++) {
+		if (contains(text, n, oom_reports[i])) {
 			atomic_long_inc(&alloc_warnings);
 			return;
 		}
