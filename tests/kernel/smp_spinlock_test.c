@@ -121,10 +121,80 @@ static void lockup_names_the_holder(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, log_has(pos, ".owner_cpu: 1, taken at hold_lock_work"));
 }
 
+/*
+ * Long, fair contention is not a lockup: the waiter's clock restarts each
+ * time the queue moves.  CPU 1 takes the lock and then takes QUEUE_AHEAD
+ * tickets more, standing for as many CPUs queued before CPU 0 (no machine
+ * of the matrix has the CPUs to queue for real); it hands the lock on
+ * every HOLD_MS, one ticket at a time, as they would.  CPU 0 waits for
+ * all of them, well past a lowered spinlock_lockup_ms, but never longer
+ * than the limit for one hand-over: no report.  A waiter that timed the
+ * whole wait would cry "lockup suspected" here.
+ */
+#define QUEUE_AHEAD	8
+#define HOLD_MS		20
+#define FAIR_LIMIT_MS	100	/* 5 hand-overs; the wait is 9 */
+
+static DEFINE_SPINLOCK(fair_lock);
+static unsigned long fair_queued, fair_go;
+
+static void hand_on_slowly(struct work_struct *work)
+{
+	(void)work;
+	spin_lock(&fair_lock);
+	__atomic_fetch_add(&fair_lock.next, QUEUE_AHEAD, __ATOMIC_RELAXED);
+	__atomic_store_n(&fair_queued, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&fair_go, __ATOMIC_SEQ_CST))
+		cpu_relax();
+	mdelay(HOLD_MS);
+	spin_unlock(&fair_lock);
+	for (unsigned int i = 0; i < QUEUE_AHEAD; i++) {	/* each queued "CPU" in turn */
+		mdelay(HOLD_MS);
+		__atomic_fetch_add(&fair_lock.owner, 1, __ATOMIC_RELEASE);
+	}
+}
+
+static void fair_contention_is_not_a_lockup(struct kunit *test)
+{
+	static DECLARE_WORK(handler, hand_on_slowly);
+	unsigned long pos, saved = spinlock_lockup_ms;
+	u64 t0, waited_ms;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	if (!CONFIG_DEBUG_SPINLOCK)
+		kunit_skip(test, "no lockup detection without CONFIG_DEBUG_SPINLOCK");
+	fair_queued = fair_go = 0;
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(1, &handler));
+	t0 = ktime_get_ns();
+	while (!__atomic_load_n(&fair_queued, __ATOMIC_SEQ_CST)) {
+		if (ktime_get_ns() - t0 > 5000000000ULL)
+			KUNIT_FAIL(test, "CPU1 never took the lock");
+		cpu_relax();
+	}
+	spinlock_lockup_ms = FAIR_LIMIT_MS;
+	pos = printk_log_pos();
+	t0 = ktime_get_ns();
+	__atomic_store_n(&fair_go, 1, __ATOMIC_SEQ_CST);
+	spin_lock(&fair_lock);		/* behind CPU 1 and the QUEUE_AHEAD tickets */
+	waited_ms = (ktime_get_ns() - t0) / 1000000;
+	spin_unlock(&fair_lock);
+	spinlock_lockup_ms = saved;
+	flush_work(&handler);
+
+	kunit_info(test, "waited %llu ms for %u hand-overs, %u ms apart (limit %u ms)",
+		   (unsigned long long)waited_ms, QUEUE_AHEAD + 1, HOLD_MS, FAIR_LIMIT_MS);
+	KUNIT_EXPECT_GE_MSG(test, waited_ms, 2 * FAIR_LIMIT_MS - HOLD_MS,
+			    "the wait was too short to test anything");
+	KUNIT_EXPECT_FALSE_MSG(test, log_has(pos, "lockup suspected"),
+			       "a queue that moved every %u ms was reported as a lockup", HOLD_MS);
+}
+
 static struct kunit_case smp_spinlock_cases[] = {
 	KUNIT_CASE(lock_protects_counter_on_all_cpus),
 	KUNIT_CASE(irqsave_restores_flags),
 	KUNIT_CASE(lockup_names_the_holder),
+	KUNIT_CASE(fair_contention_is_not_a_lockup),
 	{}
 };
 
