@@ -131,9 +131,9 @@ static void lockup_names_the_holder(struct kunit *test)
  * than the limit for one hand-over: no report.  A waiter that timed the
  * whole wait would cry "lockup suspected" here.
  */
-#define QUEUE_AHEAD	8
-#define HOLD_MS		20
-#define FAIR_LIMIT_MS	100	/* 5 hand-overs; the wait is 9 */
+#define QUEUE_AHEAD	24
+#define HOLD_MS		25
+#define FAIR_LIMIT_MS	500	/* 20 hand-overs; the wait is 25 */
 
 static DEFINE_SPINLOCK(fair_lock);
 static unsigned long fair_queued, fair_go;
