@@ -4,7 +4,8 @@
 `make mutants` (MUTANTS='id1,id2' for some).  Each mutant of tests/mutants.txt is a
 realistic one-to-three-line bug: a unique snippet of one file and what replaces it.
 The tool copies the tree once into build/mutants/tree (kept between runs, so that only
-what changed is rebuilt), and for each mutant in turn:
+what changed is rebuilt), checks that the three stages below pass there without a mutant
+(else a failure would pass for a kill; --no-baseline skips it), and for each mutant in turn:
 
   1. applies it to that copy and builds the kernel (a mutant that does not compile is
      "caught by the compiler": honest, but a weak catch, so the catalogue avoids them);
@@ -272,6 +273,8 @@ def main():
     p.add_argument("--catalogue", default=os.path.join(ROOT, "tests", "mutants.txt"))
     p.add_argument("--mutants", default="", help="comma-separated ids (default: all)")
     p.add_argument("--timeout", type=int, default=120, help="per QEMU run, seconds")
+    p.add_argument("--no-baseline", action="store_true", help="skip the run of the three "
+                   "stages on the tree without a mutant (a failure there would pass for a kill)")
     p.add_argument("--list", action="store_true", help="list the catalogue and check each "
                    "snippet is found once, applying nothing")
     a = p.parse_args()
@@ -304,10 +307,28 @@ def main():
     os.makedirs(TREE, exist_ok=True)
     print("mutants: copying the tree to %s (%d files changed)" % (os.path.relpath(TREE, ROOT),
                                                                    sync_tree()), flush=True)
-    status, text = run(["make", "-j2", "build/kernel.elf"], os.path.join(LOGS, "baseline.log"), 900)
+    baseline = os.path.join(LOGS, "baseline.log")
+    open(baseline, "w").close()
+    status, text = run(["make", "-j2", "build/kernel.elf"], baseline, 900)
     if status:
         print("mutants: the tree does not build without a mutant: %s" % first_error(text))
         return 2
+    if not a.no_baseline:
+        # Every stage must pass without a mutant, or its failures would count as kills.
+        t0 = time.time()
+        for stage, cmdline in STAGES:
+            if stage == "host":
+                status, text = run(["make", "-j2", "test-host"], baseline, 900)
+                what = first_failure_host(text) if status else ""
+            else:
+                status, text = run(qemu_cmd(None, cmdline, a.timeout), baseline, a.timeout + 300)
+                what = first_failure_qemu(text) if status else ""
+            if status:
+                print("mutants: without a mutant, stage %s fails already: %s (see %s)"
+                      % (stage, what, os.path.relpath(baseline, ROOT)))
+                return 2
+        print("mutants: without a mutant every stage passes (%.0f s)" % (time.time() - t0),
+              flush=True)
 
     results, t_all = [], time.time()
     for i, m in enumerate(mutants, 1):
