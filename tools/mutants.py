@@ -154,16 +154,28 @@ def run(cmd, log, timeout):
 
 
 def first_failure_qemu(text):
-    """The first failed case the runner named, else the first problem it saw."""
+    """The first failed case the runner named, else the problem it saw, in short."""
     for line in text.splitlines():
         m = re.match(r"^\s+FAILED (\S+)", line)
         if m:
             return m.group(1)
     for line in text.splitlines():
         s = line.strip()
-        if re.match(r"^(BOOT FAILED|TIMEOUT|TIMED OUT|NO OUTPUT|CRASH|the kernel|QEMU|KERNEL)", s) \
-                or "timed out" in s or "never ended" in s or "panic" in s.lower():
-            return "(%s)" % s[:90]
+        m = re.match(r"^(CRASH|TIMEOUT|NO OUTPUT|NO KTAP|BOOT FAILED)\b", s)
+        if not m:
+            continue
+        kind = {"CRASH": "a panic", "TIMEOUT": "a hang (the runner's timeout)",
+                "NO OUTPUT": "no output", "NO KTAP": "no KTAP",
+                "BOOT FAILED": "a failed boot"}[m.group(1)]
+        w = re.search(r"in suite '([^']+)', case '([^']+)'", s)
+        if w:
+            return "(%s in %s.%s)" % (kind, w.group(1), w.group(2))
+        w = re.search(r"in suite '([^']+)'", s)
+        if w:
+            return "(%s in suite %s)" % (kind, w.group(1))
+        if "before the tests started" in s:
+            return "(%s before the tests started)" % kind
+        return "(%s: %s)" % (kind, s[:100])
     m = re.search(r"(\d+) passed, (\d+) failed", text)
     return "(%s)" % (m.group(0) if m else "no result line: see the log")
 
