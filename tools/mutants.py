@@ -291,6 +291,10 @@ def main():
                    "snippet is found once, applying nothing")
     a = p.parse_args()
 
+    if not os.path.exists(a.catalogue):
+        print("mutants: no catalogue %s (a lab handout has none: it quotes the reference code)"
+              % os.path.relpath(a.catalogue, ROOT))
+        return 2
     try:
         mutants = parse_catalogue(a.catalogue)
     except ValueError as e:
