@@ -11,6 +11,8 @@
 #                        for TORTURE_SECONDS (600) on TORTURE_CPUS (4); TORTURE_SEED=, TORTURE_MIX=,
 #                        TORTURE_ARGS (QEMU), TORTURE_CMDLINE (kernel); KASAN=1, CMDLINE=slab_debug
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
+#   make mutants         put each bug of tests/mutants.txt into a copy of the tree and say
+#                        which test caught it, and the score (MUTANTS='id1,id2' for some)
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths,
 #                        and kmalloc+kfree beside glibc, jemalloc, tcmalloc, mimalloc
 #   make bench-linux     Linux's allocators in the same QEMU (downloads Debian's kernels)
@@ -128,7 +130,7 @@ NASMFLAGS := -f elf64 -g -F dwarf
 .SECONDARY:
 .PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture clean deps \
 	kasan-kernels \
-	bench-linux compile_commands.json grade handout test-labs
+	bench-linux compile_commands.json grade handout test-labs mutants
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -351,6 +353,12 @@ torture: deps $(KERNEL)
 bench-linux: deps
 	$(PYTHON) tools/bench-linux/bench_linux.py --kernels '$(LINUX_KERNELS)' \
 		$(if $(filter 1,$(DEBIAN_DEFAULTS)),--debian-defaults)
+
+# The mutants (docs/testing.md): each realistic bug of tests/mutants.txt put into a copy
+# of the tree (build/mutants/tree) in turn, then make test-host and two make test-qemu
+# lines, stopping at the first test that fails.  Not part of make test: tens of minutes.
+mutants: deps
+	$(PYTHON) tools/mutants.py $(if $(MUTANTS),--mutants '$(MUTANTS)')
 
 include tests/host/host.mk
 

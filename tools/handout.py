@@ -55,6 +55,8 @@ OPEN = re.compile(r"^(\s*)/\* LAB ([a-z][a-z0-9_]*)(.*)$")
 CLOSE = re.compile(r"^\s*/\* END LAB \*/\s*$")
 MARKED = (".c", ".h")
 STUBS = "tests/grade/stubs.txt"   # the stubs, by region (the handouts leave it out)
+# make mutants' catalogue quotes the reference code (its bugs are edits of it): left out too
+MUTANTS = "tests/mutants.txt"
 LABS_HEADER = "kernel/labs.h"     # where a handout names the labs it is handed out with
 # The kernel's own code: a line of a region that also appears here is not the solution.
 KERNEL_DIRS = ("arch/", "boot/", "kernel/", "lib/", "mm/")
@@ -221,7 +223,7 @@ def handout_files(files, kept):
     pages = {"docs/labs/%s.md" % lab for lab in kept} | {"docs/labs/debugging.md"}
     return [f for f in files
             if (not f.startswith("docs/labs/") or f in pages) and
-            (not f.startswith("tests/host/") or f == HOST_MK) and f != STUBS]
+            (not f.startswith("tests/host/") or f == HOST_MK) and f not in (STUBS, MUTANTS)]
 
 
 def distinctive_lines(root, files, regions, keep):

@@ -714,9 +714,69 @@ static void sleeping_allocation_with_interrupts_off_is_reported(struct kunit *te
 	KUNIT_EXPECT_NULL(test, strstr(log_since(rctx.log_pos), "invalid context"));
 }
 
+/*
+ * A victim that holds nothing would free nothing: it is never chosen, and
+ * with nobody else the failure is loud, as with no victim at all.  (Killing
+ * it would report a kill, free no page and only then fail.)
+ */
+static void a_victim_that_would_free_nothing_is_not_killed(struct kunit *test)
+{
+	const char *log;
+
+	kunit_expect_report(test, "invoked oom-killer");
+	kunit_expect_report(test, "page allocation failure");
+	cache_setup(0, 0);
+	victim_setup(&rctx.small, "pa_test_empty", 0);
+	KUNIT_ASSERT_EQ(test, rctx.small.mem.nr_pages, 0);
+	mark();
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ_MSG(test, rctx.small.kills, 0, "a victim of badness 0 was killed");
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 0);
+	log = log_since(rctx.log_pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "Out of memory and no killable victims"), 1);
+	KUNIT_EXPECT_NULL(test, strstr(log, "Killed victim 'pa_test_empty'"));
+}
+
+/* One block of the same order to each of @a and @b (the largest order held twice). */
+static void give_equal_blocks(struct held_pages *a, struct held_pages *b)
+{
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
+		if (!held_move(a, &rctx.held, o))
+			continue;
+		if (held_move(b, &rctx.held, o))
+			return;
+		held_move(&rctx.held, a, o);	/* only one of that order */
+	}
+}
+
+/*
+ * Of two victims that would free as much, the one registered first is
+ * killed (the strict > of select_bad_victim()): one kill, a choice that
+ * does not depend on the order a scan happens to meet them in later.
+ */
+static void of_two_equal_victims_the_first_registered_is_killed(struct kunit *test)
+{
+	kunit_expect_report(test, "invoked oom-killer");
+	cache_setup(0, 0);
+	give_equal_blocks(&rctx.big.mem, &rctx.small.mem);
+	KUNIT_ASSERT_GT(test, rctx.big.mem.nr_pages, 0);
+	KUNIT_ASSERT_EQ(test, rctx.big.mem.nr_pages, rctx.small.mem.nr_pages);
+	victim_setup(&rctx.big, "pa_test_first", 0);
+	victim_setup(&rctx.small, "pa_test_second", 0);
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ_MSG(test, rctx.big.kills, 1, "the first of two equal victims was spared");
+	KUNIT_EXPECT_EQ(test, rctx.small.kills, 0);
+	KUNIT_EXPECT_EQ(test, delta(OOM_KILL, rctx.oom_kills), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log_since(rctx.log_pos),
+					   "Out of memory: Killed victim 'pa_test_first'"));
+}
+
 static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_reclaims_before_oom),
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
+	KUNIT_CASE(a_victim_that_would_free_nothing_is_not_killed),
+	KUNIT_CASE(of_two_equal_victims_the_first_registered_is_killed),
 	KUNIT_CASE(order3_is_not_costly),
 	KUNIT_CASE(costly_order_never_kills),
 	KUNIT_CASE(costly_order_reclaims_once),

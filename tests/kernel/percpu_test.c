@@ -182,12 +182,52 @@ static void allocators_keep_their_per_cpu_data_in_the_areas(struct kunit *test)
 	}
 }
 
+/*
+ * A size that is not a multiple of 8 is rounded up, never down: two
+ * objects of 1 and 12 bytes, each written whole on every CPU, overlap
+ * neither each other nor a third made after them, and the free space
+ * shrinks by 8 and 16 bytes.
+ */
+static void odd_sizes_are_rounded_up(struct kunit *test)
+{
+	size_t before = percpu_dynamic_free();
+	u8 *one = __alloc_percpu(1, 1), *twelve = __alloc_percpu(12, 4), *after;
+	unsigned int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, one);
+	KUNIT_ASSERT_NOT_NULL(test, twelve);
+	after = __alloc_percpu(8, 8);
+	KUNIT_ASSERT_NOT_NULL(test, after);
+	KUNIT_EXPECT_EQ(test, before - percpu_dynamic_free(), 8 + 16 + 8);
+	for_each_possible_cpu(cpu) {
+		memset(per_cpu_ptr(one, cpu), 0x11, 1);
+		memset(per_cpu_ptr(twelve, cpu), 0x22, 12);
+	}
+	for_each_possible_cpu(cpu) {
+		u8 *p1 = per_cpu_ptr(one, cpu), *p12 = per_cpu_ptr(twelve, cpu);
+		u8 *p8 = per_cpu_ptr(after, cpu);
+
+		KUNIT_EXPECT_EQ_MSG(test, p1[0], 0x11, "CPU %u: the 1-byte object was overwritten",
+				    cpu);
+		for (unsigned int i = 0; i < 12; i++)
+			KUNIT_EXPECT_EQ_MSG(test, p12[i], 0x22, "CPU %u: byte %u of 12", cpu, i);
+		for (unsigned int i = 0; i < 8; i++)
+			KUNIT_EXPECT_EQ_MSG(test, p8[i], 0, "CPU %u: the object after them, byte %u",
+					    cpu, i);
+	}
+	free_percpu(after);
+	free_percpu(twelve);
+	free_percpu(one);
+	KUNIT_EXPECT_EQ(test, percpu_dynamic_free(), before);
+}
+
 static struct kunit_case percpu_cases[] = {
 	KUNIT_CASE(each_cpu_has_its_own_zeroed_copy),
 	KUNIT_CASE(freed_space_is_reused_and_zeroed),
 	KUNIT_CASE(a_bad_free_is_refused),
 	KUNIT_CASE(a_full_dynamic_part_fails_cleanly),
 	KUNIT_CASE(every_copy_is_aligned),
+	KUNIT_CASE(odd_sizes_are_rounded_up),
 	KUNIT_CASE(an_illegal_request_warns_and_fails),
 	KUNIT_CASE(allocators_keep_their_per_cpu_data_in_the_areas),
 	{}

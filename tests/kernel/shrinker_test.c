@@ -109,10 +109,55 @@ static void shrinker_misuse_is_reported_and_ignored(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, s.registered || never.registered);
 }
 
+/* A cache of DEFERRED_OBJECTS that never runs out: each scan "frees" what it is asked. */
+#define DEFERRED_OBJECTS	200
+#define DEFERRED_PRIORITY	2	/* a pass's share: 2 * (200 >> 2) = 100, under a batch */
+
+static unsigned long deferred_scans, deferred_scanned;
+
+static unsigned long deferred_count(struct shrinker *s, struct shrink_control *sc)
+{
+	return DEFERRED_OBJECTS;
+}
+
+static unsigned long deferred_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	deferred_scans++;
+	deferred_scanned += sc->nr_to_scan;
+	return sc->nr_to_scan;
+}
+
+/*
+ * Scan work a pass leaves undone is done by a later one, as Linux's
+ * nr_deferred: a pass whose share of a cache is less than a batch (and
+ * than the cache) scans nothing and defers the share, and the next passes
+ * add what was deferred (shifted by their priority) to their own.  Here
+ * the share is 100 of 200 objects, a batch is 128: the first two passes
+ * defer, the third scans a batch.  Without the deferred work no pass at
+ * this priority would ever scan this cache.
+ */
+static void deferred_work_is_done_by_a_later_pass(struct kunit *test)
+{
+	static struct shrinker s = { .count_objects = deferred_count,
+				     .scan_objects = deferred_scan, .seeks = DEFAULT_SEEKS };
+	unsigned int pass;
+
+	deferred_scans = deferred_scanned = 0;
+	KUNIT_ASSERT_EQ(test, register_shrinker(&s, "kunit-deferred"), 0);
+	for (pass = 1; pass <= 4 && !deferred_scans; pass++)
+		shrink_slab(GFP_KERNEL, numa_mem_id(), DEFERRED_PRIORITY);
+	unregister_shrinker(&s);
+	KUNIT_EXPECT_EQ_MSG(test, deferred_scans, 1, "the work of %u passes was never done",
+			    pass - 1);
+	KUNIT_EXPECT_EQ(test, pass - 1, 3);
+	KUNIT_EXPECT_EQ(test, deferred_scanned, SHRINK_BATCH);
+}
+
 static struct kunit_case shrinker_cases[] = {
 	KUNIT_CASE(shrinker_misuse_is_reported_and_ignored),
 	KUNIT_CASE(register_shrinker_formats_its_name),
 	KUNIT_CASE(register_shrinker_in_every_linux_form),
+	KUNIT_CASE(deferred_work_is_done_by_a_later_pass),
 	{}
 };
 

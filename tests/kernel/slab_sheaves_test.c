@@ -214,12 +214,100 @@ static void flush_gives_every_object_back(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, this_barn()->nr_full, 0);
 }
 
+/* ---------------------------------------------------------------- the barn's limits */
+
+/* The sheaves on the barn's list of @full ones, or of empty ones. */
+static unsigned int barn_list_length(bool full)
+{
+	struct node_barn *barn = this_barn();
+	struct list_head *list = full ? &barn->sheaves_full : &barn->sheaves_empty;
+	struct slab_sheaf *sheaf;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&barn->lock, flags);
+	list_for_each_entry(sheaf, list, barn_list)
+		n++;
+	spin_unlock_irqrestore(&barn->lock, flags);
+	return n;
+}
+
+/* The barn's counts say what its lists hold again (a case raised them). */
+static void barn_recount(void)
+{
+	struct node_barn *barn = this_barn();
+	unsigned int full = barn_list_length(true), empty = barn_list_length(false);
+	unsigned long flags;
+
+	spin_lock_irqsave(&barn->lock, flags);
+	barn->nr_full = full;
+	barn->nr_empty = empty;
+	spin_unlock_irqrestore(&barn->lock, flags);
+}
+
+/*
+ * A barn that holds MAX_FULL_SHEAVES full sheaves takes no more: a full
+ * main is then emptied into the slabs, not traded.  The count stands for
+ * the full sheaves of other CPUs (no machine of the matrix has the CPUs
+ * to fill a barn for real); one empty sheaf is at the barn, so only the
+ * limit can refuse the trade.  An off-by-one there (<= for <) lets the
+ * barn grow by one sheaf of objects nobody can reclaim but a flush.
+ */
+static void a_full_barn_takes_no_more_full_sheaves(struct kunit *test)
+{
+	unsigned int cap = sheaves_or_skip(test);
+	struct node_barn *barn = this_barn();
+	unsigned long flags, out;
+
+	take(test, 3 * cap);		/* three refills: the first empty main is at the barn */
+	give_back(2 * cap);		/* main and spare full */
+	KUNIT_ASSERT_EQ(test, barn_list_length(false), 1);
+	KUNIT_ASSERT_EQ(test, barn_list_length(true), 0);
+	spin_lock_irqsave(&barn->lock, flags);
+	barn->nr_full = MAX_FULL_SHEAVES;
+	spin_unlock_irqrestore(&barn->lock, flags);
+	out = objects_out();
+	give_back(1);			/* main is full, and so is the spare */
+	KUNIT_EXPECT_EQ_MSG(test, barn_list_length(true), 0,
+			    "a barn at its limit of %u full sheaves took one more",
+			    MAX_FULL_SHEAVES);
+	KUNIT_EXPECT_EQ_MSG(test, objects_out(), out - cap,
+			    "the full main was not emptied into the slabs");
+	barn_recount();
+	expect_conserved(test);
+}
+
+/*
+ * The same for empty sheaves: at MAX_EMPTY_SHEAVES, an empty main that
+ * leaves (a refill replaced it, and the spare is taken) is freed.
+ */
+static void a_full_barn_takes_no_more_empty_sheaves(struct kunit *test)
+{
+	unsigned int cap = sheaves_or_skip(test);
+	struct node_barn *barn = this_barn();
+	unsigned long flags;
+
+	take(test, 2 * cap);		/* main and spare empty */
+	KUNIT_ASSERT_EQ(test, barn_list_length(false), 0);
+	spin_lock_irqsave(&barn->lock, flags);
+	barn->nr_empty = MAX_EMPTY_SHEAVES;
+	spin_unlock_irqrestore(&barn->lock, flags);
+	take(test, 1);			/* a third refill: the old main must go */
+	KUNIT_EXPECT_EQ_MSG(test, barn_list_length(false), 0,
+			    "a barn at its limit of %u empty sheaves took one more",
+			    MAX_EMPTY_SHEAVES);
+	barn_recount();
+	expect_conserved(test);
+}
+
 static struct kunit_case slab_sheaves_cases[] = {
 	KUNIT_CASE(a_refill_takes_a_whole_sheaf),
 	KUNIT_CASE(a_freed_object_comes_back_first),
 	KUNIT_CASE(main_and_spare_hold_two_sheaves),
 	KUNIT_CASE(full_sheaves_go_through_the_barn),
 	KUNIT_CASE(flush_gives_every_object_back),
+	KUNIT_CASE(a_full_barn_takes_no_more_full_sheaves),
+	KUNIT_CASE(a_full_barn_takes_no_more_empty_sheaves),
 	{}
 };
 

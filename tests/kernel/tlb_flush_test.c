@@ -5,8 +5,8 @@
  * here, what the range arguments mean: an end of TLB_FLUSH_ALL (or in the
  * last page of the address space, which would wrap to 0 when rounded up)
  * flushes everything on every CPU, and a range with start above end is
- * refused with a WARNING and flushes nothing.  The vmstat TLB counters
- * tell what each CPU did.
+ * refused with a WARNING and flushes nothing; an end inside a page
+ * flushes that page.  The vmstat TLB counters tell what each CPU did.
  */
 #include "kunit/test.h"
 #include "test_log.h"
@@ -56,9 +56,30 @@ static void start_above_end_is_refused(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, strstr(log_since(pos), "WARNING"));
 }
 
+/*
+ * An end inside a page flushes that page: the range covers every page it
+ * touches, [start rounded down, end rounded up).  One page on each CPU for
+ * a single byte; two for a range that crosses into the next page.
+ */
+static void a_range_ending_inside_a_page_flushes_that_page(struct kunit *test)
+{
+	unsigned long n = num_online_cpus(), start = PAGE_OFFSET + 4 * PAGE_SIZE;
+
+	mark_counters();
+	flush_tlb_kernel_range(start, start + 1);
+	KUNIT_EXPECT_EQ_MSG(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ONE) - flush_one_before, n,
+			    "one byte: one page flushed on each of %lu CPUs", n);
+	mark_counters();
+	flush_tlb_kernel_range(start + 100, start + PAGE_SIZE + 1);
+	KUNIT_EXPECT_EQ_MSG(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ONE) - flush_one_before,
+			    2 * n, "a range across a page boundary: two pages on each CPU");
+	KUNIT_EXPECT_EQ(test, global_vm_event(NR_TLB_LOCAL_FLUSH_ALL) - flush_all_before, 0);
+}
+
 static struct kunit_case tlb_flush_cases[] = {
 	KUNIT_CASE(end_of_address_space_flushes_everything),
 	KUNIT_CASE(start_above_end_is_refused),
+	KUNIT_CASE(a_range_ending_inside_a_page_flushes_that_page),
 	{}
 };
 
