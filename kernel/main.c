@@ -10,6 +10,7 @@
  * otherwise the monitor starts.
  */
 #include "kernel/cmdline.h"
+#include "kernel/lockdep.h"
 #include "kernel/kallsyms.h"
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
@@ -176,6 +177,8 @@ static void run_tests(void)
 
 	cmdline_get("kunit.filter_glob", glob, sizeof(glob));
 	kunit_run_all_tests(glob);
+	if (cmdline_has("lockdep.dump"))
+		lockdep_print_graph();	/* the lock order the suites showed (docs/smp.md) */
 	qemu_exit(QEMU_EXIT_TESTS_DONE);
 	machine_power_off();
 }
@@ -223,6 +226,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	zap_boot_identity_map();
 	cmdline_init(boot_info.cmdline);
 	pr_info("Command line: %s\n", boot_info.cmdline);
+	lockdep_init();		/* "lockdep": validate every lock from here on */
 	/* Each option that takes effect says so on a line of its own, still at full volume. */
 	loglevel = cmdline_get_ulong("loglevel", 6);
 	if (cmdline_has("kunit") && loglevel < 4) {
