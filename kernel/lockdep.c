@@ -106,6 +106,8 @@
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
+#if CONFIG_LOCKDEP
+
 #define MAX_LOCKDEP_KEYS	384	/* classes */
 #define MAX_LOCKDEP_ENTRIES	2048	/* dependency edges */
 #define MAX_LOCKDEP_CHAINS	4096	/* validated chains (a power of two) */
@@ -1092,16 +1094,6 @@ void lockdep_print_graph(void)
 	this_cpu_dec(lockdep_cpu.recursion);
 }
 
-static int cmd_lockdep(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	lockdep_print_graph();
-	return 0;
-}
-MONITOR_COMMAND(lockdep, "", "lock classes and their dependencies, as /proc/lockdep",
-		cmd_lockdep);
-
 /**
  * lockdep_init - turn lockdep on if the command line says "lockdep"
  *
@@ -1117,3 +1109,19 @@ void lockdep_init(void)
 		MAX_LOCKDEP_KEYS - 1, MAX_LOCKDEP_ENTRIES - 1, MAX_LOCKDEP_CHAINS * 3 / 4,
 		MAX_LOCK_DEPTH);
 }
+
+#endif /* CONFIG_LOCKDEP */
+
+static int cmd_lockdep(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+#if CONFIG_LOCKDEP
+	lockdep_print_graph();
+#else
+	printk("lockdep: not in this kernel (built with CONFIG_LOCKDEP=0)\n");
+#endif
+	return 0;
+}
+MONITOR_COMMAND(lockdep, "", "lock classes and their dependencies, as /proc/lockdep",
+		cmd_lockdep);
