@@ -242,24 +242,32 @@ static struct lock_class *hlock_class(const struct held_lock *hl)
 }
 
 /*
- * Save the current stack from the caller of the lock operation outwards
- * (the frames inside lockdep and the spinlock are left out).  Context:
- * graph lock held.
+ * The current stack into @buf (LOCKDEP_TRACE_DEPTH + 8 entries), and in
+ * *@from the first frame outside lockdep: the caller of the lock
+ * operation (lock_acquire() noted its return address).  Return: frames.
  */
-static struct lock_trace save_trace(void)
+static unsigned int current_trace(unsigned long *buf, unsigned int *from)
 {
-	struct lockdep_cpu *cpu = this_cpu_ptr(&lockdep_cpu);
-	unsigned long buf[LOCKDEP_TRACE_DEPTH + 8];
-	unsigned int n = stack_trace_save(buf, ARRAY_SIZE(buf), 0), from = 0;
-	struct lock_trace t = { 0 };
+	unsigned long ret = this_cpu_read(lockdep_cpu.trace_from) - 1;
+	unsigned int n = stack_trace_save(buf, LOCKDEP_TRACE_DEPTH + 8, 0);
 
+	*from = 0;
 	for (unsigned int i = 0; i < n; i++) {
-		if (buf[i] == cpu->trace_from - 1) {
-			from = i;
+		if (buf[i] == ret) {
+			*from = i;
 			break;
 		}
 	}
-	n = min(n - from, (unsigned int)LOCKDEP_TRACE_DEPTH);
+	return min(n - *from, (unsigned int)LOCKDEP_TRACE_DEPTH);
+}
+
+/* Save the current stack (current_trace()).  Context: graph lock held. */
+static struct lock_trace save_trace(void)
+{
+	unsigned long buf[LOCKDEP_TRACE_DEPTH + 8];
+	unsigned int from, n = current_trace(buf, &from);
+	struct lock_trace t = { 0 };
+
 	if (nr_trace_entries + n > MAX_STACK_TRACE_ENTRIES)
 		return t;	/* no room: the report says "(no trace)" */
 	memcpy(&trace_pool[nr_trace_entries], &buf[from], n * sizeof(buf[0]));
@@ -268,6 +276,16 @@ static struct lock_trace save_trace(void)
 	t.offset_hi = nr_trace_entries >> 16;
 	nr_trace_entries += n;
 	return t;
+}
+
+/* The current stack, as save_trace() would keep it. */
+static void print_current_trace(unsigned int indent)
+{
+	unsigned long buf[LOCKDEP_TRACE_DEPTH + 8];
+	unsigned int from, n = current_trace(buf, &from);
+
+	for (unsigned int i = 0; i < n; i++)
+		printk(KERN_ERR "%*s%pS\n", indent, "", (void *)buf[from + i]);
 }
 
 static void print_trace(const struct lock_trace *t, unsigned int indent)
@@ -523,7 +541,7 @@ static void print_circular_bug(const struct held_lock *prev, const struct held_l
 	printk(KERN_ERR "\n-> #0 ");
 	print_lock_name(nc);
 	printk(KERN_CONT ":\n");
-	printk(KERN_ERR "       (this acquire: the stack backtrace below)\n");
+	print_current_trace(7);
 	printk(KERN_ERR "\nother info that might help us debug this:\n\n");
 	if (n == 1) {
 		printk(KERN_ERR " Possible unsafe locking scenario:\n\n");
@@ -686,7 +704,7 @@ static void validate_chain(struct lockdep_cpu *cpu, struct held_lock *next)
 	graph_lock();
 	if (!debug_locks)
 		goto out;
-	for (int i = cpu->depth - 1; i >= 0 && !next->trylock; i--) {
+	for (int i = cpu->depth - 2; i >= 0 && !next->trylock; i--) {
 		const struct held_lock *prev = &cpu->held[i];
 
 		if (prev->hardirq != next->hardirq)
@@ -696,7 +714,7 @@ static void validate_chain(struct lockdep_cpu *cpu, struct held_lock *next)
 			goto out;
 		}
 	}
-	for (int i = cpu->depth - 1; i >= 0 && !next->trylock; i--) {
+	for (int i = cpu->depth - 2; i >= 0 && !next->trylock; i--) {
 		const struct held_lock *prev = &cpu->held[i];
 
 		if (prev->hardirq != next->hardirq)
@@ -781,6 +799,7 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock,
 			hl->class_idx = class - lock_classes;
 	}
 	hl->chain_key = chain_key_at(cpu, cpu->depth);
+	cpu->depth++;		/* held from here on, in the reports too */
 	if (hl->class_idx && READ_ONCE(debug_locks)) {
 		if (hl->hardirq)
 			mark_lock(hl, LOCK_USED_IN_HARDIRQ);
@@ -788,7 +807,6 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock,
 			mark_lock(hl, LOCK_ENABLED_HARDIRQ);
 		validate_chain(cpu, hl);
 	}
-	cpu->depth++;
 out:
 	lockdep_exit(cpu, flags);
 }
