@@ -69,9 +69,17 @@
  * which marks the locks then held.  Softirq state is not tracked: this
  * kernel has no softirq context (kernel/workqueue.c runs its work items in
  * process context, from the waiting CPU's loop, never at interrupt exit),
- * so a lock cannot be taken in a context between the two.  Nor are the
- * irq-safe -> irq-unsafe orders (Linux's "HARDIRQ-safe -> HARDIRQ-unsafe
- * lock order detected") checked; see docs/testing.md.
+ * so a lock cannot be taken in a context between the two.
+ *
+ * The interrupt state and the order together: a class taken in a handler
+ * (irq-safe) held, directly or not, while a class taken with interrupts on
+ * (irq-unsafe) is taken deadlocks across two CPUs: one holds the unsafe
+ * lock with interrupts on and is interrupted by a handler that wants the
+ * safe one, which the other CPU holds while it waits for the unsafe one.
+ * A new edge whose backward closure has an irq-safe class and whose
+ * forward closure an irq-unsafe one is "WARNING: HARDIRQ-safe ->
+ * HARDIRQ-unsafe lock order detected"; a usage that makes an existing path
+ * such is "WARNING: possible irq lock inversion dependency detected".
  *
  * After the first report lockdep stops validating (Linux's debug_locks
  * becomes 0) and says "turning off the locking correctness validator.":
@@ -585,28 +593,6 @@ static void print_usage_bug(const struct held_lock *hl, enum lock_usage_bit prev
 
 /* ------------------------------------------------------------ validation */
 
-/*
- * Give @hl's class the usage @bit; if it had the opposite one, report.
- * Context: interrupts off, inside lockdep.
- */
-static void mark_lock(const struct held_lock *hl, enum lock_usage_bit bit)
-{
-	struct lock_class *class = hlock_class(hl);
-	enum lock_usage_bit other = bit == LOCK_USED_IN_HARDIRQ ? LOCK_ENABLED_HARDIRQ :
-						LOCK_USED_IN_HARDIRQ;
-
-	if (!class || (READ_ONCE(class->usage_mask) & (1u << bit)))
-		return;		/* the usual case: nothing new */
-	graph_lock();
-	if (debug_locks && !(class->usage_mask & (1u << bit))) {
-		class->usage_trace[bit] = save_trace();
-		__atomic_fetch_or(&class->usage_mask, 1u << bit, __ATOMIC_RELAXED);
-		if (class->usage_mask & (1u << other))
-			print_usage_bug(hl, other, bit);
-	}
-	graph_unlock();
-}
-
 /* Is @target reachable from @from?  Breadth-first; bfs_parent records the way. */
 static bool reachable(u16 from, u16 target)
 {
@@ -635,6 +621,122 @@ static bool reachable(u16 from, u16 target)
 }
 
 /*
+ * The first class with usage @bit found from @start (itself included) by
+ * following the edges forwards, or backwards; 0 if none.  Context: graph
+ * lock held.
+ */
+static u16 find_usage(u16 start, enum lock_usage_bit bit, bool forwards)
+{
+	unsigned int head = 0, tail = 0;
+
+	if (!++bfs_generation)
+		bfs_generation = 1;
+	lock_classes[start].bfs_gen = bfs_generation;
+	bfs_queue[tail++] = start;
+	while (head < tail) {
+		u16 c = bfs_queue[head++];
+
+		if (lock_classes[c].usage_mask & (1u << bit))
+			return c;
+		for (u16 e = 1; e < nr_list_entries; e++) {
+			const struct lock_list *l = &list_entries[e];
+			u16 other = forwards ? l->to : l->from;
+
+			if ((forwards ? l->from : l->to) != c ||
+			    lock_classes[other].bfs_gen == bfs_generation)
+				continue;
+			lock_classes[other].bfs_gen = bfs_generation;
+			bfs_queue[tail++] = other;
+		}
+	}
+	return 0;
+}
+
+/* The two classes of an irq-safe -> irq-unsafe order, with where each became so. */
+static void print_safe_and_unsafe(u16 safe, u16 unsafe)
+{
+	printk(KERN_ERR "\nand interrupts could create inverse lock ordering between them:\n");
+	printk(KERN_ERR "a HARDIRQ-irq-safe lock:\n ");
+	print_lock_name(&lock_classes[safe]);
+	printk(KERN_CONT "\n\n... which became HARDIRQ-irq-safe at:\n");
+	print_trace(&lock_classes[safe].usage_trace[LOCK_USED_IN_HARDIRQ], 2);
+	printk(KERN_ERR "\nto a HARDIRQ-irq-unsafe lock:\n ");
+	print_lock_name(&lock_classes[unsafe]);
+	printk(KERN_CONT "\n\n... which became HARDIRQ-irq-unsafe at:\n");
+	print_trace(&lock_classes[unsafe].usage_trace[LOCK_ENABLED_HARDIRQ], 2);
+	printk(KERN_ERR "\nother info that might help us debug this:\n\n");
+	printk(KERN_ERR " Possible interrupt unsafe locking scenario:\n\n");
+	printk(KERN_ERR "       CPU0                    CPU1\n");
+	printk(KERN_ERR "       ----                    ----\n");
+	printk(KERN_ERR "  lock(%s);\n", lock_classes[unsafe].name);
+	printk(KERN_ERR "                               local_irq_disable();\n");
+	printk(KERN_ERR "                               lock(%s);\n", lock_classes[safe].name);
+	printk(KERN_ERR "                               lock(%s);\n", lock_classes[unsafe].name);
+	printk(KERN_ERR "  <Interrupt>\n    lock(%s);\n", lock_classes[safe].name);
+	printk(KERN_ERR "\n *** DEADLOCK ***\n\n");
+	print_held_locks(smp_processor_id());
+	print_report_end();
+}
+
+/*
+ * Holding @prev (or under it something taken in a handler), @next is taken,
+ * and @next (or something after it) is taken with interrupts on: a handler
+ * spinning on the irq-safe lock can wait for a CPU that waits for it.
+ * Context: graph lock held.  Return: false after a report.
+ */
+static bool check_irq_usage(const struct held_lock *prev, const struct held_lock *next)
+{
+	u16 safe = find_usage(prev->class_idx, LOCK_USED_IN_HARDIRQ, false), unsafe;
+
+	if (!safe)
+		return true;
+	unsafe = find_usage(next->class_idx, LOCK_ENABLED_HARDIRQ, true);
+	if (!unsafe || !report_begin())
+		return !unsafe;
+	print_header("WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected");
+	printk(KERN_ERR "CPU#%u is trying to acquire:\n", smp_processor_id());
+	print_lock(next);
+	printk(KERN_ERR "\nand this task is already holding:\n");
+	print_lock(prev);
+	printk(KERN_ERR "which would create a new lock dependency:\n ");
+	print_lock_name(hlock_class(prev));
+	printk(KERN_CONT " -> ");
+	print_lock_name(hlock_class(next));
+	printk(KERN_CONT "\n");
+	print_safe_and_unsafe(safe, unsafe);
+	return false;
+}
+
+/*
+ * @class just got usage @bit: is there now an irq-safe class before an
+ * irq-unsafe one in the graph (through it)?  Context: graph lock held.
+ */
+static void check_usage_inversion(const struct held_lock *hl, enum lock_usage_bit bit)
+{
+	u16 c = hl->class_idx, safe, unsafe;
+
+	if (bit == LOCK_USED_IN_HARDIRQ) {
+		safe = c;
+		unsafe = find_usage(c, LOCK_ENABLED_HARDIRQ, true);
+	} else {
+		unsafe = c;
+		safe = find_usage(c, LOCK_USED_IN_HARDIRQ, false);
+	}
+	if (!safe || !unsafe || safe == unsafe || !report_begin())
+		return;		/* safe == unsafe: the inconsistent-state report's */
+	print_header("WARNING: possible irq lock inversion dependency detected");
+	printk(KERN_ERR "CPU#%u just changed the state of lock:\n", smp_processor_id());
+	print_lock(hl);
+	if (bit == LOCK_USED_IN_HARDIRQ)
+		printk(KERN_ERR "but this lock took another, HARDIRQ-unsafe lock in the past:\n ");
+	else
+		printk(KERN_ERR "but this lock was taken by another, HARDIRQ-safe lock in the past:\n ");
+	print_lock_name(&lock_classes[bit == LOCK_USED_IN_HARDIRQ ? unsafe : safe]);
+	printk(KERN_CONT "\n");
+	print_safe_and_unsafe(safe, unsafe);
+}
+
+/*
  * Record prev -> next, unless it is known; report if it closes a cycle.
  * Context: graph lock held.  Return: false after a report or when full.
  */
@@ -653,6 +755,8 @@ static bool check_prev_add(const struct held_lock *prev, const struct held_lock 
 		print_circular_bug(prev, next);
 		return false;
 	}
+	if (!check_irq_usage(prev, next))
+		return false;
 	if (nr_list_entries >= MAX_LOCKDEP_ENTRIES) {
 		too_low("MAX_LOCKDEP_ENTRIES");
 		return false;
@@ -662,6 +766,30 @@ static bool check_prev_add(const struct held_lock *prev, const struct held_lock 
 				 .trace = save_trace() };
 	lock_classes[from].deps = nr_list_entries++;
 	return true;
+}
+
+/*
+ * Give @hl's class the usage @bit; if it had the opposite one, report.
+ * Context: interrupts off, inside lockdep.
+ */
+static void mark_lock(const struct held_lock *hl, enum lock_usage_bit bit)
+{
+	struct lock_class *class = hlock_class(hl);
+	enum lock_usage_bit other = bit == LOCK_USED_IN_HARDIRQ ? LOCK_ENABLED_HARDIRQ :
+						LOCK_USED_IN_HARDIRQ;
+
+	if (!class || (READ_ONCE(class->usage_mask) & (1u << bit)))
+		return;		/* the usual case: nothing new */
+	graph_lock();
+	if (debug_locks && !(class->usage_mask & (1u << bit))) {
+		class->usage_trace[bit] = save_trace();
+		__atomic_fetch_or(&class->usage_mask, 1u << bit, __ATOMIC_RELAXED);
+		if (class->usage_mask & (1u << other))
+			print_usage_bug(hl, other, bit);
+		else
+			check_usage_inversion(hl, bit);
+	}
+	graph_unlock();
 }
 
 static bool chain_cached(u64 key)

@@ -7,6 +7,8 @@
  *   - an IRQ-unsafe lock: taken in an interrupt handler (an IPI's
  *     function, or irq_enter() on a one-CPU machine, as csd_lock_wait()
  *     does) and elsewhere with interrupts on, in both orders;
+ *   - an irq-safe lock held while an irq-unsafe one is taken, the order
+ *     seen after the usages and before them;
  *   - two locks of one class taken one inside the other (the same class,
  *     not the same lock: spin_bug_recursion() is for that), and the same
  *     with spin_lock_nested() or lockdep_set_class(), which say it is fine;
@@ -169,6 +171,78 @@ static void irq_safe_lock_held_as_irqs_go_on_is_reported(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, strstr(log_since(pos), "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}"));
 }
 
+static DEFINE_SPINLOCK(safe_lock);
+static DEFINE_SPINLOCK(unsafe_lock);
+
+static void take_safe_lock(void *info)
+{
+	(void)info;
+	spin_lock(&safe_lock);
+	spin_unlock(&safe_lock);
+}
+
+/* @safe_lock in an interrupt handler (as take_irq_lock_in_hardirq()). */
+static void take_safe_lock_in_hardirq(void)
+{
+	unsigned long flags;
+
+	if (on_two_cpus()) {
+		smp_call_function_single(1, take_safe_lock, NULL, 1);
+		return;
+	}
+	local_irq_save(flags);
+	irq_enter();
+	take_safe_lock(NULL);
+	irq_exit();
+	local_irq_restore(flags);
+}
+
+static __noinline void take_unsafe_lock_with_irqs_on(void)
+{
+	local_irq_enable();
+	spin_lock(&unsafe_lock);
+	spin_unlock(&unsafe_lock);
+}
+
+/* Interrupts off, the irq-safe lock held, the irq-unsafe one taken. */
+static void safe_then_unsafe(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&safe_lock, flags);
+	spin_lock(&unsafe_lock);
+	spin_unlock(&unsafe_lock);
+	spin_unlock_irqrestore(&safe_lock, flags);
+}
+
+/* Both usages known, then the order: reported as the edge goes in. */
+static void irq_safe_to_irq_unsafe_order_is_reported(struct kunit *test)
+{
+	unsigned long pos;
+
+	kunit_expect_report(test, "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected");
+	take_safe_lock_in_hardirq();
+	take_unsafe_lock_with_irqs_on();
+	pos = printk_log_pos();
+	safe_then_unsafe();
+	KUNIT_EXPECT_TRUE(test, strstr(log_since(pos), "... which became HARDIRQ-irq-unsafe at:"));
+	KUNIT_EXPECT_TRUE(test, strstr(log_since(pos), "take_unsafe_lock_with_irqs_on") != NULL);
+}
+
+/* The order first, then the usages: reported when the second one comes. */
+static void irq_lock_inversion_is_reported(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	kunit_expect_report(test, "WARNING: possible irq lock inversion dependency detected");
+	safe_then_unsafe();
+	take_safe_lock_in_hardirq();
+	KUNIT_EXPECT_EQ(test, debug_locks, 1);	/* no usage is wrong yet */
+	take_unsafe_lock_with_irqs_on();
+	KUNIT_EXPECT_TRUE(test, strstr(log_since(pos),
+				       "but this lock was taken by another, HARDIRQ-safe lock"));
+}
+
 /* Two objects whose locks are of one class: one spin_lock_init() site. */
 struct node {
 	spinlock_t lock;
@@ -307,6 +381,8 @@ static struct kunit_case lockdep_cases[] = {
 	KUNIT_CASE(irq_on_then_irq_safe_is_reported),
 	KUNIT_CASE(irq_safe_lock_taken_with_irqs_off_is_fine),
 	KUNIT_CASE(irq_safe_lock_held_as_irqs_go_on_is_reported),
+	KUNIT_CASE(irq_safe_to_irq_unsafe_order_is_reported),
+	KUNIT_CASE(irq_lock_inversion_is_reported),
 	KUNIT_CASE(two_locks_of_one_class_are_reported),
 	KUNIT_CASE(spin_lock_nested_is_not_reported),
 	KUNIT_CASE(lockdep_set_class_is_not_reported),
