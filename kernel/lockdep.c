@@ -1200,7 +1200,8 @@ static void print_class_name(const struct lock_class *class)
  * lockdep_print_graph - every class and its direct dependencies, as Linux's
  * /proc/lockdep: "KEY FD: n BD: n U: name" (FD: classes taken after it,
  * directly or not; BD: classes held before it; U: its usage, as in the
- * reports), then " -> [KEY] name" for each class taken while it is held.
+ * reports), then " -> [KEY] name" for each class taken while it is held,
+ * with the function that first took it so (which Linux's does not print).
  *
  * Context: process context; reads the graph under its lock.
  */
@@ -1229,8 +1230,13 @@ void lockdep_print_graph(void)
 		for (u16 e = class->deps; e; e = list_entries[e].next) {
 			const struct lock_class *to = &lock_classes[list_entries[e].to];
 
+			const struct lock_trace *t = &list_entries[e].trace;
+			unsigned long off = (unsigned long)t->offset_hi << 16 | t->offset;
+
 			printk(" -> [%px] ", to->key);
 			print_class_name(to);
+			if (t->nr)	/* not in /proc/lockdep: where it was first seen */
+				printk(KERN_CONT "  (first at %pS)", (void *)trace_pool[off]);
 			printk(KERN_CONT "\n");
 		}
 	}
