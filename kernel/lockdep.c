@@ -97,8 +97,8 @@
  * for the first time.  The benchmark kernel (CONFIG_DEBUG_SPINLOCK=0, and
  * so CONFIG_LOCKDEP=0) has none of it.
  *
- * The tables are static and small (the smallest test machine has 6 MiB);
- * when one is full lockdep says which ("BUG: MAX_LOCKDEP_ENTRIES too
+ * The tables are small (the smallest test machine has 6 MiB) and come
+ * from memblock at boot, only when lockdep is on; when one is full lockdep says which ("BUG: MAX_LOCKDEP_ENTRIES too
  * low!", as Linux) and turns itself off.
  */
 #include "kernel/lockdep.h"
@@ -111,6 +111,7 @@
 #include "kernel/monitor.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/stacktrace.h"
+#include "mm/memblock.h"
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
@@ -181,15 +182,19 @@ struct lockdep_cpu {
 bool lockdep_tracking;
 int debug_locks = 1;
 
-/* Index 0 of classes and edges is "none", so an index fits a u16 with 0 free. */
-static struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
-static struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];
-static unsigned long trace_pool[MAX_STACK_TRACE_ENTRIES];
-static u64 chain_keys[MAX_LOCKDEP_CHAINS];
+/*
+ * The tables, from memblock when lockdep is turned on (lockdep_init()), so
+ * that a kernel without "lockdep" keeps the memory.  Index 0 of classes
+ * and edges is "none", so an index fits a u16 with 0 free.
+ */
+static struct lock_class *lock_classes;		/* [MAX_LOCKDEP_KEYS] */
+static struct lock_list *list_entries;		/* [MAX_LOCKDEP_ENTRIES] */
+static unsigned long *trace_pool;		/* [MAX_STACK_TRACE_ENTRIES] */
+static u64 *chain_keys;				/* [MAX_LOCKDEP_CHAINS] */
+static u16 *bfs_queue;				/* [MAX_LOCKDEP_KEYS] */
 static u16 classhash[CLASSHASH_SIZE];
 static unsigned int nr_lock_classes = 1, nr_list_entries = 1, nr_trace_entries, nr_chains;
 static unsigned int bfs_generation;
-static u16 bfs_queue[MAX_LOCKDEP_KEYS];
 static u32 graph_lock_word;
 static DEFINE_PER_CPU(struct lockdep_cpu, lockdep_cpu);
 
@@ -1144,7 +1149,7 @@ void lockdep_selftest_rearm(void)
 	nr_lock_classes = mark.classes;
 	nr_list_entries = mark.entries;
 	nr_trace_entries = mark.traces;
-	memset(chain_keys, 0, sizeof(chain_keys));
+	memset(chain_keys, 0, MAX_LOCKDEP_CHAINS * sizeof(chain_keys[0]));
 	nr_chains = 0;
 	__atomic_store_n(&debug_locks, 1, __ATOMIC_RELAXED);
 	graph_unlock();
@@ -1246,20 +1251,47 @@ void lockdep_print_graph(void)
 	this_cpu_dec(lockdep_cpu.recursion);
 }
 
+/* The tables, one after the other, in one memblock allocation. */
+static size_t tables_size(void)
+{
+	return MAX_LOCKDEP_KEYS * (sizeof(*lock_classes) + sizeof(*bfs_queue)) +
+	       MAX_LOCKDEP_ENTRIES * sizeof(*list_entries) +
+	       MAX_STACK_TRACE_ENTRIES * sizeof(*trace_pool) +
+	       MAX_LOCKDEP_CHAINS * sizeof(*chain_keys);
+}
+
 /**
  * lockdep_init - turn lockdep on if the command line says "lockdep"
  *
- * Context: boot, on the boot CPU alone, holding no lock (every lock taken
- * before is let go before, and each one after is seen both times).
+ * Its tables come from memblock (zeroed).  Context: boot, on the boot CPU
+ * alone, after memblock_setup() and before mm_init(), holding no lock
+ * (every lock taken before is let go before, and each one after is seen
+ * both times).
  */
 void lockdep_init(void)
 {
-	lockdep_tracking = cmdline_get_bool("lockdep", false);
-	if (!lockdep_tracking)
+	char *p;
+
+	if (!cmdline_get_bool("lockdep", false))
 		return;
-	pr_info("lockdep: on: %u classes, %u dependencies, %u chains, %u held locks per CPU at most\n",
-		MAX_LOCKDEP_KEYS - 1, MAX_LOCKDEP_ENTRIES - 1, MAX_LOCKDEP_CHAINS * 3 / 4,
-		MAX_LOCK_DEPTH);
+	p = memblock_alloc(tables_size(), 64);
+	if (!p) {
+		pr_err("lockdep: no memory for its %zu KiB of tables: off\n", tables_size() >> 10);
+		return;
+	}
+	chain_keys = (u64 *)p;
+	p += MAX_LOCKDEP_CHAINS * sizeof(*chain_keys);
+	trace_pool = (unsigned long *)p;
+	p += MAX_STACK_TRACE_ENTRIES * sizeof(*trace_pool);
+	list_entries = (struct lock_list *)p;
+	p += MAX_LOCKDEP_ENTRIES * sizeof(*list_entries);
+	lock_classes = (struct lock_class *)p;
+	p += MAX_LOCKDEP_KEYS * sizeof(*lock_classes);
+	bfs_queue = (u16 *)p;
+	lockdep_tracking = true;
+	pr_info("lockdep: on: %u classes, %u dependencies, %u chains, %u held locks per CPU "
+		"at most (%zu KiB)\n", MAX_LOCKDEP_KEYS - 1, MAX_LOCKDEP_ENTRIES - 1,
+		MAX_LOCKDEP_CHAINS * 3 / 4, MAX_LOCK_DEPTH, tables_size() >> 10);
 }
 
 #endif /* CONFIG_LOCKDEP */

@@ -226,7 +226,6 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	zap_boot_identity_map();
 	cmdline_init(boot_info.cmdline);
 	pr_info("Command line: %s\n", boot_info.cmdline);
-	lockdep_init();		/* "lockdep": validate every lock from here on */
 	/* Each option that takes effect says so on a line of its own, still at full volume. */
 	loglevel = cmdline_get_ulong("loglevel", 6);
 	if (cmdline_has("kunit") && loglevel < 4) {
@@ -240,6 +239,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 			"dmesg keeps all\n", loglevel, loglevel);
 	console_set_level(loglevel);
 	memblock_setup();
+	lockdep_init();		/* "lockdep": validate every lock from here on */
 	acpi_init();
 	srat_parse(numa_memory_range);
 	slit_parse(numa_set_distance);
