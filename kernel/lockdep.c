@@ -117,10 +117,16 @@
 
 #if CONFIG_LOCKDEP
 
-#define MAX_LOCKDEP_KEYS	384	/* classes */
-#define MAX_LOCKDEP_ENTRIES	2048	/* dependency edges */
-#define MAX_LOCKDEP_CHAINS	4096	/* validated chains (a power of two) */
-#define MAX_STACK_TRACE_ENTRIES	12288	/* addresses, for all the traces */
+/*
+ * The whole suite makes about 25 classes, 20 dependencies and 65 chains;
+ * the tables hold five times that or more, in one 64 KiB block
+ * (lockdep_init()).
+ */
+#define MAX_LOCKDEP_KEYS	128	/* classes */
+#define MAX_LOCKDEP_ENTRIES	512	/* dependency edges */
+#define MAX_LOCKDEP_CHAINS	1024	/* validated chains (a power of two) */
+#define MAX_STACK_TRACE_ENTRIES	4096	/* addresses, for all the traces */
+#define LOCKDEP_TABLES_SIZE	(64 << 10)
 #define LOCKDEP_TRACE_DEPTH	8	/* frames kept per trace */
 #define MAX_LOCK_DEPTH		48	/* locks one CPU holds at once */
 #define CLASSHASH_SIZE		128
@@ -440,13 +446,13 @@ static struct lock_class *register_lock_class(struct lockdep_map *map, unsigned 
 	}
 out:
 	if (!subclass)
-		map->class_cache = class;
+		WRITE_ONCE(map->class_cache, class);	/* same value from any CPU */
 	return class;
 }
 
 static struct lock_class *map_class(struct lockdep_map *map, unsigned int subclass)
 {
-	struct lock_class *class = map->class_cache;
+	struct lock_class *class = READ_ONCE(map->class_cache);
 
 	/* the cache may name a class a self-test re-arm forgot: check it */
 	if (!subclass && class && class->key == map_key(map) && !class->subclass)
@@ -786,7 +792,7 @@ static void mark_lock(const struct held_lock *hl, enum lock_usage_bit bit)
 	if (!class || (READ_ONCE(class->usage_mask) & (1u << bit)))
 		return;		/* the usual case: nothing new */
 	graph_lock();
-	if (debug_locks && !(class->usage_mask & (1u << bit))) {
+	if (READ_ONCE(debug_locks) && !(class->usage_mask & (1u << bit))) {
 		class->usage_trace[bit] = save_trace();
 		__atomic_fetch_or(&class->usage_mask, 1u << bit, __ATOMIC_RELAXED);
 		if (class->usage_mask & (1u << other))
@@ -835,7 +841,7 @@ static void validate_chain(struct lockdep_cpu *cpu, struct held_lock *next)
 	if (chain_cached(next->chain_key))
 		return;
 	graph_lock();
-	if (!debug_locks)
+	if (!READ_ONCE(debug_locks))
 		goto out;
 	for (int i = cpu->depth - 2; i >= 0 && !next->trylock; i--) {
 		const struct held_lock *prev = &cpu->held[i];
@@ -1224,7 +1230,7 @@ void lockdep_print_graph(void)
 	graph_lock();
 	printk("all lock classes (%u classes, %u dependencies, %u chains, %s):\n",
 	       nr_lock_classes - 1, nr_list_entries - 1, nr_chains,
-	       debug_locks ? "validating" : "validator off after a report");
+	       READ_ONCE(debug_locks) ? "validating" : "validator off after a report");
 	for (u16 c = 1; c < nr_lock_classes; c++) {
 		const struct lock_class *class = &lock_classes[c];
 
@@ -1254,10 +1260,7 @@ void lockdep_print_graph(void)
 /* The tables, one after the other, in one memblock allocation. */
 static size_t tables_size(void)
 {
-	return MAX_LOCKDEP_KEYS * (sizeof(*lock_classes) + sizeof(*bfs_queue)) +
-	       MAX_LOCKDEP_ENTRIES * sizeof(*list_entries) +
-	       MAX_STACK_TRACE_ENTRIES * sizeof(*trace_pool) +
-	       MAX_LOCKDEP_CHAINS * sizeof(*chain_keys);
+	return LOCKDEP_TABLES_SIZE;
 }
 
 /**
@@ -1274,7 +1277,12 @@ void lockdep_init(void)
 
 	if (!cmdline_get_bool("lockdep", false))
 		return;
-	p = memblock_alloc(tables_size(), 64);
+	BUILD_BUG_ON(MAX_LOCKDEP_KEYS * (sizeof(*lock_classes) + sizeof(*bfs_queue)) +
+		     MAX_LOCKDEP_ENTRIES * sizeof(*list_entries) +
+		     MAX_STACK_TRACE_ENTRIES * sizeof(*trace_pool) +
+		     MAX_LOCKDEP_CHAINS * sizeof(*chain_keys) > LOCKDEP_TABLES_SIZE);
+	/* one aligned block of its size: it splits no larger free block in two */
+	p = memblock_alloc(tables_size(), tables_size());
 	if (!p) {
 		pr_err("lockdep: no memory for its %zu KiB of tables: off\n", tables_size() >> 10);
 		return;
