@@ -98,7 +98,7 @@
  * so CONFIG_LOCKDEP=0) has none of it.
  *
  * The tables are small (the smallest test machine has 6 MiB) and come
- * from memblock at boot, only when lockdep is on; when one is full lockdep says which ("BUG: MAX_LOCKDEP_ENTRIES too
+ * from the page allocator at boot, only when lockdep is on; when one is full lockdep says which ("BUG: MAX_LOCKDEP_ENTRIES too
  * low!", as Linux) and turns itself off.
  */
 #include "kernel/lockdep.h"
@@ -111,7 +111,7 @@
 #include "kernel/monitor.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/stacktrace.h"
-#include "mm/memblock.h"
+#include "mm/page_alloc.h"
 #include "lib/string.h"
 #include "lib/vsprintf.h"
 
@@ -1257,36 +1257,33 @@ void lockdep_print_graph(void)
 	this_cpu_dec(lockdep_cpu.recursion);
 }
 
-/* The tables, one after the other, in one memblock allocation. */
-static size_t tables_size(void)
-{
-	return LOCKDEP_TABLES_SIZE;
-}
-
 /**
  * lockdep_init - turn lockdep on if the command line says "lockdep"
  *
- * Its tables come from memblock (zeroed).  Context: boot, on the boot CPU
- * alone, after memblock_setup() and before mm_init(), holding no lock
- * (every lock taken before is let go before, and each one after is seen
- * both times).
+ * Its tables are one zeroed 64 KiB block of the page allocator: a kernel
+ * without "lockdep" keeps the memory, and one naturally aligned block
+ * splits no larger free block.  Context: boot, on the boot CPU alone,
+ * right after mm_init(), holding no lock (every lock taken before is let go
+ * before, and each one after is seen both times).
  */
 void lockdep_init(void)
 {
+	struct page *page;
 	char *p;
 
-	if (!cmdline_get_bool("lockdep", false))
-		return;
 	BUILD_BUG_ON(MAX_LOCKDEP_KEYS * (sizeof(*lock_classes) + sizeof(*bfs_queue)) +
 		     MAX_LOCKDEP_ENTRIES * sizeof(*list_entries) +
 		     MAX_STACK_TRACE_ENTRIES * sizeof(*trace_pool) +
 		     MAX_LOCKDEP_CHAINS * sizeof(*chain_keys) > LOCKDEP_TABLES_SIZE);
-	/* one aligned block of its size: it splits no larger free block in two */
-	p = memblock_alloc(tables_size(), tables_size());
-	if (!p) {
-		pr_err("lockdep: no memory for its %zu KiB of tables: off\n", tables_size() >> 10);
+	if (!cmdline_get_bool("lockdep", false))
+		return;
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, get_order(LOCKDEP_TABLES_SIZE));
+	if (!page) {
+		pr_err("lockdep: no memory for its %u KiB of tables: off\n",
+		       LOCKDEP_TABLES_SIZE >> 10);
 		return;
 	}
+	p = page_address(page);
 	chain_keys = (u64 *)p;
 	p += MAX_LOCKDEP_CHAINS * sizeof(*chain_keys);
 	trace_pool = (unsigned long *)p;
@@ -1298,8 +1295,8 @@ void lockdep_init(void)
 	bfs_queue = (u16 *)p;
 	lockdep_tracking = true;
 	pr_info("lockdep: on: %u classes, %u dependencies, %u chains, %u held locks per CPU "
-		"at most (%zu KiB)\n", MAX_LOCKDEP_KEYS - 1, MAX_LOCKDEP_ENTRIES - 1,
-		MAX_LOCKDEP_CHAINS * 3 / 4, MAX_LOCK_DEPTH, tables_size() >> 10);
+		"at most (%u KiB)\n", MAX_LOCKDEP_KEYS - 1, MAX_LOCKDEP_ENTRIES - 1,
+		MAX_LOCKDEP_CHAINS * 3 / 4, MAX_LOCK_DEPTH, LOCKDEP_TABLES_SIZE >> 10);
 }
 
 #endif /* CONFIG_LOCKDEP */

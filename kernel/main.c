@@ -239,12 +239,12 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 			"dmesg keeps all\n", loglevel, loglevel);
 	console_set_level(loglevel);
 	memblock_setup();
-	lockdep_init();		/* "lockdep": validate every lock from here on */
 	acpi_init();
 	srat_parse(numa_memory_range);
 	slit_parse(numa_set_distance);
 	prefill_possible_map();
 	mm_init();
+	lockdep_init();		/* "lockdep": validate every lock from here on */
 	numa_cpus_init();
 	set_page_poisoning(cmdline_get_bool("page_poison", false));
 	if (page_poisoning_enabled())
