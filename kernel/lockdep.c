@@ -189,9 +189,10 @@ bool lockdep_tracking;
 int debug_locks = 1;
 
 /*
- * The tables, from memblock when lockdep is turned on (lockdep_init()), so
- * that a kernel without "lockdep" keeps the memory.  Index 0 of classes
- * and edges is "none", so an index fits a u16 with 0 free.
+ * The tables, from the page allocator when lockdep is turned on
+ * (lockdep_init()), so that a kernel without "lockdep" keeps the memory.
+ * Index 0 of classes and edges is "none", so an index fits a u16 with 0
+ * free.
  */
 static struct lock_class *lock_classes;		/* [MAX_LOCKDEP_KEYS] */
 static struct lock_list *list_entries;		/* [MAX_LOCKDEP_ENTRIES] */
