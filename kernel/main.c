@@ -177,7 +177,7 @@ static void run_tests(void)
 
 	cmdline_get("kunit.filter_glob", glob, sizeof(glob));
 	kunit_run_all_tests(glob);
-	if (cmdline_has("lockdep.dump"))
+	if (CONFIG_LOCKDEP && cmdline_has("lockdep.dump"))
 		lockdep_print_graph();	/* the lock order the suites showed (docs/smp.md) */
 	qemu_exit(QEMU_EXIT_TESTS_DONE);
 	machine_power_off();
