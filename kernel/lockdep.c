@@ -1097,6 +1097,7 @@ void lockdep_forget_held_locks(void)
 	if (!lockdep_tracking)
 		return;
 	cpu = this_cpu_ptr(&lockdep_cpu);
+	cpu->recursion = 0;	/* an oops inside lockdep (or its printk) left it */
 	for (unsigned int i = 0; i < cpu->depth; i++) {
 		cpu->held[i].class_idx = 0;
 		cpu->held[i].abandoned = 1;
