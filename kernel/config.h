@@ -31,6 +31,20 @@
 #endif
 
 /*
+ * Spinlock debugging (kernel/spinlock.h: the holder recorded, recursion
+ * and lockups reported) and lockdep, the lock validator (kernel/lockdep.c),
+ * which follows it unless set: both are off only in the benchmark kernel,
+ * built with -DCONFIG_DEBUG_SPINLOCK=0.  Lockdep compiled in is still off
+ * until the command line says "lockdep".
+ */
+#ifndef CONFIG_DEBUG_SPINLOCK
+#define CONFIG_DEBUG_SPINLOCK	1
+#endif
+#ifndef CONFIG_LOCKDEP
+#define CONFIG_LOCKDEP		CONFIG_DEBUG_SPINLOCK
+#endif
+
+/*
  * KASAN, the kernel address sanitizer (mm/kasan/): only in the kernels
  * that `make KASAN=1` builds (in build/kasan), which pass -DCONFIG_KASAN=1.
  */

@@ -10,6 +10,7 @@
  * test (make torture), and otherwise the monitor starts.
  */
 #include "kernel/cmdline.h"
+#include "kernel/lockdep.h"
 #include "kernel/kallsyms.h"
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
@@ -176,6 +177,8 @@ static void run_tests(void)
 
 	cmdline_get("kunit.filter_glob", glob, sizeof(glob));
 	kunit_run_all_tests(glob);
+	if (CONFIG_LOCKDEP && cmdline_has("lockdep.dump"))
+		lockdep_print_graph();	/* the lock order the suites showed (docs/smp.md) */
 	qemu_exit(QEMU_EXIT_TESTS_DONE);
 	machine_power_off();
 }
@@ -241,6 +244,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	slit_parse(numa_set_distance);
 	prefill_possible_map();
 	mm_init();
+	lockdep_init();		/* "lockdep": validate every lock from here on */
 	numa_cpus_init();
 	set_page_poisoning(cmdline_get_bool("page_poison", false));
 	if (page_poisoning_enabled())

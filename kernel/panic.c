@@ -9,6 +9,7 @@
  */
 #include <stdarg.h>
 #include "kernel/panic.h"
+#include "kernel/lockdep.h"
 #include "kernel/hardirq.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -138,6 +139,7 @@ void oops_end(void)
 	if (catcher && smp_processor_id() == oops_catcher_cpu) {
 		irq_count_reset();	/* the handlers the oops interrupted never return */
 		note_held_locks();
+		lockdep_forget_held_locks();	/* held for good; nothing here lets them go */
 		/*
 		 * The exception turned interrupts off; what the catcher resumes
 		 * (a test, the prompt) runs with them on, as Linux's

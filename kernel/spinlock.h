@@ -19,6 +19,15 @@
  * The code for both is out of line in kernel/spinlock.c; the fast path
  * costs a few compares and stores.  The mode also counts the locks each CPU
  * holds, so that a caught oops can say which it leaves held (oops_end()).
+ *
+ * With CONFIG_LOCKDEP (which follows CONFIG_DEBUG_SPINLOCK) each lock also
+ * carries a struct lockdep_map, and, when the command line says "lockdep",
+ * every lock and unlock tells the lock validator (kernel/lockdep.c), which
+ * reports an order or an interrupt state that could deadlock even if it
+ * never did.  A lock's class is where it was initialised: the site of its
+ * spin_lock_init() or DEFINE_SPINLOCK(), or the key lockdep_set_class()
+ * gives it; spin_lock_nested() takes a second lock of a class held already
+ * in a fixed order that lockdep must be told about (Linux's names).
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -27,10 +36,8 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/smp.h"
 #include "kernel/panic.h"
-
-#ifndef CONFIG_DEBUG_SPINLOCK
-#define CONFIG_DEBUG_SPINLOCK	1
-#endif
+#include "kernel/config.h"
+#include "kernel/lockdep.h"
 
 typedef struct {
 	union {
@@ -44,10 +51,23 @@ typedef struct {
 	u32 owner_cpu;				/* holder's CPU + 1; 0 when free */
 	unsigned long owner_ip;			/* where the holder took it */
 #endif
+#if CONFIG_LOCKDEP
+	struct lockdep_map dep_map;		/* its class, for lockdep */
+#endif
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED	{ .val = 0 }
-#define DEFINE_SPINLOCK(name)	spinlock_t name = __SPIN_LOCK_UNLOCKED
+#if CONFIG_LOCKDEP
+#define __SPIN_LOCK_UNLOCKED(lockname)					\
+	{ .val = 0, .dep_map = STATIC_LOCKDEP_MAP_INIT(#lockname, NULL) }
+/* An unlocked lock in @key's class: for a lock that has no init site. */
+#define __SPIN_LOCK_UNLOCKED_KEY(lockname, key)				\
+	{ .val = 0, .dep_map = STATIC_LOCKDEP_MAP_INIT(#lockname, key) }
+#else
+#define __SPIN_LOCK_UNLOCKED(lockname)	{ .val = 0 }
+#define __SPIN_LOCK_UNLOCKED_KEY(lockname, key)	{ .val = 0 }
+#endif
+/* A static lock: its class is the lock itself (kernel/lockdep.c). */
+#define DEFINE_SPINLOCK(name)	spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
 
 #if CONFIG_DEBUG_SPINLOCK
 /*
@@ -71,10 +91,36 @@ extern unsigned long spinlock_lockup_ms;
 void spin_lock_wait(spinlock_t *lock, u16 ticket, unsigned long ip);
 __noreturn void spin_bug_recursion(spinlock_t *lock, unsigned long ip);
 
-static inline void spin_lock_init(spinlock_t *lock)
+static inline void __spin_lock_init(spinlock_t *lock, const char *name,
+				    const struct lock_class_key *key)
 {
-	*lock = (spinlock_t)__SPIN_LOCK_UNLOCKED;
+	*lock = (spinlock_t){ .val = 0 };
+#if CONFIG_LOCKDEP
+	lockdep_init_map(&lock->dep_map, name, key);
+#else
+	(void)name;
+	(void)key;
+#endif
 }
+
+/*
+ * spin_lock_init - an unlocked lock; each call site is a lock class of its
+ * own (a static key per site, as Linux's macro), named by its argument.
+ */
+#if CONFIG_LOCKDEP
+#define spin_lock_init(lock)						\
+	do {								\
+		static struct lock_class_key __key;			\
+									\
+		__spin_lock_init((lock), #lock, &__key);		\
+	} while (0)
+/* Put @lock in @key's class instead of its init site's (Linux's name). */
+#define lockdep_set_class(lock, key)					\
+	lockdep_init_map(&(lock)->dep_map, #key, (key))
+#else
+#define spin_lock_init(lock)		__spin_lock_init((lock), NULL, NULL)
+#define lockdep_set_class(lock, key)	do { (void)(lock); (void)(key); } while (0)
+#endif
 
 static inline bool spin_is_locked(spinlock_t *lock)
 {
@@ -85,11 +131,16 @@ static inline bool spin_is_locked(spinlock_t *lock)
 
 /*
  * lockdep_is_held - does this CPU hold @lock?  (Linux's name, from lockdep.)
- * Exact with CONFIG_DEBUG_SPINLOCK, where the lock records its holder;
+ * With lockdep on: is it on this CPU's stack of held locks.  Otherwise
+ * exact with CONFIG_DEBUG_SPINLOCK, where the lock records its holder;
  * without it, only "is it held at all".
  */
 static inline bool lockdep_is_held(spinlock_t *lock)
 {
+#if CONFIG_LOCKDEP
+	if (lockdep_tracking && READ_ONCE(debug_locks))
+		return lock_is_held(&lock->dep_map);
+#endif
 #if CONFIG_DEBUG_SPINLOCK
 	return spin_is_locked(lock) && READ_ONCE(lock->owner_cpu) == smp_processor_id() + 1;
 #else
@@ -117,7 +168,7 @@ static inline void spin_debug_acquired(spinlock_t *lock, unsigned long ip)
 #endif
 }
 
-static inline void __spin_lock(spinlock_t *lock, unsigned long ip)
+static inline void __spin_lock(spinlock_t *lock, unsigned int subclass, unsigned long ip)
 {
 	u16 ticket;
 
@@ -125,6 +176,13 @@ static inline void __spin_lock(spinlock_t *lock, unsigned long ip)
 	if (unlikely(READ_ONCE(lock->owner_cpu) == smp_processor_id() + 1) &&
 	    spin_is_locked(lock))
 		spin_bug_recursion(lock, ip);
+#endif
+#if CONFIG_LOCKDEP
+	/* before waiting, as Linux: a deadlock is reported, not entered */
+	if (unlikely(lockdep_tracking))
+		lock_acquire(&lock->dep_map, subclass, false, ip);
+#else
+	(void)subclass;
 #endif
 	ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 	if (unlikely(__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket))
@@ -142,11 +200,19 @@ static inline bool __spin_trylock(spinlock_t *lock, unsigned long ip)
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return false;
 	spin_debug_acquired(lock, ip);
+#if CONFIG_LOCKDEP
+	if (unlikely(lockdep_tracking))
+		lock_acquire(&lock->dep_map, 0, true, ip);
+#endif
 	return true;
 }
 
 static inline void spin_unlock(spinlock_t *lock)
 {
+#if CONFIG_LOCKDEP
+	if (unlikely(lockdep_tracking))
+		lock_release(&lock->dep_map, _THIS_IP_);
+#endif
 #if CONFIG_DEBUG_SPINLOCK
 	unsigned int holder = lock->owner_cpu;
 
@@ -160,13 +226,19 @@ static inline void spin_unlock(spinlock_t *lock)
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
 }
 
-#define spin_lock(lock)		__spin_lock(lock, _THIS_IP_)
+#define spin_lock(lock)		__spin_lock(lock, 0, _THIS_IP_)
+/*
+ * spin_lock_nested - take a second lock of a class this CPU holds already,
+ * as subclass @subclass (1..7) of it: for locks of one class always taken
+ * in a fixed order (Linux's name).  Without lockdep, spin_lock().
+ */
+#define spin_lock_nested(lock, subclass)	__spin_lock(lock, subclass, _THIS_IP_)
 #define spin_trylock(lock)	__spin_trylock(lock, _THIS_IP_)
 
 #define spin_lock_irqsave(lock, flags)					\
 	do {								\
 		local_irq_save(flags);					\
-		__spin_lock(lock, _THIS_IP_);				\
+		__spin_lock(lock, 0, _THIS_IP_);				\
 	} while (0)
 
 #define spin_unlock_irqrestore(lock, flags)				\
@@ -178,7 +250,7 @@ static inline void spin_unlock(spinlock_t *lock)
 #define spin_lock_irq(lock)						\
 	do {								\
 		local_irq_disable();					\
-		__spin_lock(lock, _THIS_IP_);				\
+		__spin_lock(lock, 0, _THIS_IP_);				\
 	} while (0)
 
 #define spin_unlock_irq(lock)						\

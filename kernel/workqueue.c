@@ -28,7 +28,14 @@ struct worker_pool {
 	unsigned int depth;
 };
 
-static DEFINE_PER_CPU(struct worker_pool, worker_pool);
+/*
+ * Each CPU's copy starts as this one, its lock in one lockdep class for
+ * all CPUs: the key says so (the copies are not where the template is).
+ */
+static struct lock_class_key worker_pool_lock_key __unused;	/* unused without lockdep */
+static DEFINE_PER_CPU(struct worker_pool, worker_pool) = {
+	.lock = __SPIN_LOCK_UNLOCKED_KEY(&pool->lock, &worker_pool_lock_key),
+};
 static unsigned int next_cpu;
 
 /** work_pending - is @work queued and not yet started? */

@@ -23,6 +23,10 @@ the serial output as it comes, and decides:
     (the kernel checks both: tests/kunit/accounting.c and reports.c);
   * a report during boot or after the last suite        -> failure.
 
+Every boot with more than one CPU (-smp N, N > 1) gets "lockdep" on its
+command line (with_lockdep()): the lock validator's reports are WARNINGs,
+and so fail the case they come in unless it declares them.
+
 A failed case is shown with its oops's first lines (BUG:, #PF:, RIP:) and
 its last lines; skipped cases are listed with their reasons.
 
@@ -517,10 +521,37 @@ BOOT_FAILURE = re.compile(r"^(error: out of memory|error: GRUB could not load|!!
 CPU_REFUSED = re.compile(r"^boot: this CPU cannot run 64-bit code")
 
 
+def smp_cpus(qemu_args):
+    """How many CPUs QEMU's -smp gives: '-smp 4', '-smp 4,sockets=1', '-smp cpus=4'."""
+    for i, word in enumerate(qemu_args[:-1]):
+        if word == "-smp":
+            first = qemu_args[i + 1].split(",")[0]
+            for part in qemu_args[i + 1].split(","):
+                if part.startswith("cpus="):
+                    first = part[len("cpus="):]
+            return int(first) if first.isdigit() else 1
+    return 1
+
+
+def with_lockdep(qemu_args, cmdline):
+    """Lockdep (kernel/lockdep.c) validates every lock of every boot with more
+    than one CPU: a lock order or interrupt state that could deadlock is then a
+    report ("WARNING: possible circular locking dependency detected", ...),
+    which fails its case like any other.  One CPU boots without it: its lines
+    keep the figures of the kernel as shipped.  A command line that says
+    lockdep= itself keeps its choice."""
+    words = cmdline.split()
+    if smp_cpus(qemu_args) < 2 or any(w.split("=")[0] == "lockdep" for w in words):
+        return cmdline
+    return " ".join(words + ["lockdep"])
+
+
 def run_tests(kernel, glob, qemu_args, uefi, timeout, name, echo=False, cmdline=""):
-    """Boot KERNEL with 'kunit' (and CMDLINE), judge the output, return a Run
-    (with the serial lines, and when each came: run.lines, run.stamps)."""
+    """Boot KERNEL with 'kunit' (and CMDLINE, and 'lockdep' on more than one
+    CPU), judge the output, return a Run (with the serial lines, and when each
+    came: run.lines, run.stamps)."""
     start, stamps = time.monotonic(), []
+    cmdline = with_lockdep(qemu_args, cmdline)
     with tempfile.TemporaryDirectory(prefix="kmem-run-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, "kunit kunit.filter_glob=%s %s" % (glob, cmdline), iso)

@@ -6,6 +6,13 @@
 #define ARCH_X86_64_CPU_H
 
 #include "lib/compiler.h"
+#include "kernel/config.h"
+
+#if CONFIG_LOCKDEP
+/* kernel/lockdep.c: told when interrupts go on, to mark the locks held */
+extern bool lockdep_tracking;
+void lockdep_hardirqs_on(unsigned long ip);
+#endif
 
 #define X86_CR0_WP		(1UL << 16)
 #define X86_CR0_PG		(1UL << 31)
@@ -84,9 +91,22 @@ static inline void local_irq_disable(void)
 	__asm__ __volatile__("cli" : : : "memory");
 }
 
-static inline void local_irq_enable(void)
+static inline void raw_local_irq_enable(void)
 {
 	__asm__ __volatile__("sti" : : : "memory");
+}
+
+/*
+ * Interrupts on.  With lockdep on, it first hears of it: each lock held
+ * now is held with interrupts on (its HARDIRQ-ON usage, kernel/lockdep.c).
+ */
+static inline void local_irq_enable(void)
+{
+#if CONFIG_LOCKDEP
+	if (unlikely(lockdep_tracking))
+		lockdep_hardirqs_on(_THIS_IP_);
+#endif
+	raw_local_irq_enable();
 }
 
 #define local_irq_save(flags)						\

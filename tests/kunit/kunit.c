@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include "kunit/internal.h"
 #include "kernel/panic.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
@@ -356,6 +357,8 @@ static void run_one(struct kunit_suite *suite, struct kunit_case *c, struct kuni
 	/* exit() runs even after an abort; an abort inside exit() ends it. */
 	if (suite->exit && !setjmp(env))
 		suite->exit(test);
+	/* a lock the case left held is a report of the case's (lockdep on) */
+	debug_check_no_locks_held("a test case ended");
 	free_resources(test);
 	set_oops_catcher(NULL);
 	current_test = NULL;
