@@ -102,6 +102,8 @@ void __kcsan_check_access(const volatile void *ptr, size_t size, int type);
 	__kcsan_check_access(&(var), sizeof(var),			\
 			     KCSAN_ACCESS_ASSERT | KCSAN_ACCESS_WRITE)
 #else
+static inline void kcsan_disable_current(void) { }
+static inline void kcsan_enable_current(void) { }
 #define data_race(expr)			(expr)
 #define ASSERT_EXCLUSIVE_WRITER(var)	do { } while (0)
 #define ASSERT_EXCLUSIVE_ACCESS(var)	do { } while (0)
