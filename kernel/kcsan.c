@@ -123,6 +123,8 @@ unsigned long kcsan_udelay_interrupt = 5;
 #define WP_CONSUMED		1UL
 
 static unsigned long watchpoints[NUM_WATCHPOINTS];
+/* How many slots are in use: while none is (nearly always), an access looks at one word. */
+static unsigned int nr_watchpoints;
 
 /* The racing access's description, left for the watcher of the slot. */
 struct access_info {
@@ -215,6 +217,7 @@ static int insert_watchpoint(unsigned long addr, size_t size, bool write, unsign
 {
 	unsigned int s = slot_of(addr);
 
+	__atomic_fetch_add(&nr_watchpoints, 1, __ATOMIC_SEQ_CST);	/* before the slot */
 	*encoded = encode(addr, size, write);
 	for (unsigned int i = 0; i < 2; i++) {
 		unsigned int slot = (s + i) % NUM_WATCHPOINTS;
@@ -224,6 +227,7 @@ static int insert_watchpoint(unsigned long addr, size_t size, bool write, unsign
 						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 			return slot;
 	}
+	__atomic_fetch_sub(&nr_watchpoints, 1, __ATOMIC_RELAXED);
 	return -1;
 }
 
@@ -438,6 +442,7 @@ static __noinline void setup_watchpoint(unsigned long ptr, size_t size, int type
 	expected = encoded;
 	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, 0, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+		__atomic_fetch_sub(&nr_watchpoints, 1, __ATOMIC_RELAXED);
 		/* Nobody claimed it: a change is a write we could not see. */
 		if (old != new) {
 			fill_info(&self, ptr, size, type, ip);
@@ -458,6 +463,7 @@ static __noinline void setup_watchpoint(unsigned long ptr, size_t size, int type
 		print_report(&self, NULL, old != new, old, new);
 	}
 	__atomic_store_n(&watchpoints[slot], 0, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&nr_watchpoints, 1, __ATOMIC_RELAXED);
 out:
 	this_cpu_write(kcsan_busy, false);
 	local_irq_restore(flags);
@@ -479,7 +485,9 @@ static __always_inline void check_access(const volatile void *p, size_t size, in
 	ctx = get_ctx();
 	if (ctx->disable_count)
 		return;
-	slot = find_watchpoint(ptr, size, type & KCSAN_ACCESS_WRITE, &encoded);
+	slot = -1;
+	if (__atomic_load_n(&nr_watchpoints, __ATOMIC_RELAXED))
+		slot = find_watchpoint(ptr, size, type & KCSAN_ACCESS_WRITE, &encoded);
 	if (unlikely(slot >= 0)) {
 		found_watchpoint(ptr, size, type, ip, slot, encoded);
 		return;

@@ -23,7 +23,7 @@
 #include "arch/x86_64/timer.h"
 
 #define RACE_NS		(10ULL * 1000 * 1000 * 1000)	/* the bound on finding a race */
-#define QUIET_NS	(2ULL * 1000 * 1000 * 1000)	/* how long a marked race must stay quiet */
+#define QUIET_NS	(1ULL * 1000 * 1000 * 1000)	/* how long a marked race must stay quiet */
 
 enum race_kind { PLAIN, DATA_RACE, ONCE, ASSERT_WRITER, UNKNOWN_ORIGIN };
 
