@@ -77,7 +77,14 @@
  *
  * There are no tasks in this kernel: "by task" is code outside any interrupt
  * handler, as the CPU runs it.  The same pair of accesses is reported once
- * in 3 seconds (Linux's CONFIG_KCSAN_REPORT_ONCE_IN_MS).
+ * in 3 seconds (Linux's CONFIG_KCSAN_REPORT_ONCE_IN_MS).  A claimed
+ * watchpoint is reported even when the value did not change (stricter than
+ * Linux's default CONFIG_KCSAN_REPORT_VALUE_CHANGE_ONLY, as its
+ * CONFIG_KCSAN_STRICT): the racer may have stored what was there, but two
+ * CPUs met on these bytes with no lock between them.
+ *
+ * printk() looks for no race while it holds its lock (kernel/printk.c): a
+ * report from in there would print under that lock.
  *
  * Not instrumented (the Makefile): this file, KASAN's runtime (KCSAN=1 and
  * KASAN=1 together are refused, as Linux's Kconfig does).  Until

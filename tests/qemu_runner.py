@@ -1246,8 +1246,9 @@ def cmd_all(a):
             print("=== stopping: TESTS='%s' selects nothing on any machine" % a.tests)
             break
     if a.only_variant:
-        print("=== monitor: left out (%s=1 runs the %s machines and self-test)"
-              % (a.only_variant.upper(), a.only_variant))
+        print("=== monitor: left out (%s=1 runs the %s machines%s)"
+              % (a.only_variant.upper(), a.only_variant,
+                 " and self-test" if a.only_variant == "kasan" else ""))
     elif a.tests == "*":
         print("=== monitor: bad input at the prompt, the docs' transcripts, make run UEFI=1", flush=True)
         p, f = monitor_checks(a.kernel, a.matrix)
