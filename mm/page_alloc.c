@@ -108,7 +108,9 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
 
-		if (!page_is_buddy(page, buddy, order))
+		/* data_race(): an allocated buddy's owner changes its flags without the
+		 * zone lock; PG_buddy and the order, all that decides, change only under it */
+		if (!data_race(page_is_buddy(page, buddy, order)))
 			break;
 		del_from_free_list(buddy, zone, order);
 		pfn &= buddy_pfn;	/* the merged block starts at the lower of the two */
