@@ -103,13 +103,16 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 	check_free_block(page, zone, order);
 	/* data_race(): under zone->lock; the lockless readers READ_ONCE() it (one add, whole) */
 	data_race(zone->nr_free += 1UL << order);
+	/*
+	 * page_is_buddy() is a data_race(): an allocated buddy's owner changes its
+	 * flags without the zone lock; PG_buddy and the order, all that decides,
+	 * change only under it.
+	 */
 	/* LAB buddy */
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
 
-		/* data_race(): an allocated buddy's owner changes its flags without the
-		 * zone lock; PG_buddy and the order, all that decides, change only under it */
 		if (!data_race(page_is_buddy(page, buddy, order)))
 			break;
 		del_from_free_list(buddy, zone, order);
