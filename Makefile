@@ -27,6 +27,8 @@
 #   make KASAN=1         the kernels with KASAN (mm/kasan/), in build/kasan; with it,
 #                        make test runs the suites on the KASAN machine of the matrix
 #   make ... UBSAN=1     everything with the Undefined Behaviour Sanitizer, in build/ubsan
+#   make KCSAN=1         the kernel with KCSAN, the data-race detector (kernel/kcsan.c), in
+#                        build/kcsan; make test boots it on the matrix's kernel=kcsan line
 #
 # Every .c under arch/x86_64, kernel, mm and lib is kernel code; every .c
 # under tests/kunit, tests/kernel, tests/bench and tests/torture is linked into
@@ -44,7 +46,12 @@ HOSTCC ?= gcc
 
 KASAN ?= 0
 UBSAN ?= 0
-BUILD := build$(if $(filter 1,$(KASAN)),/kasan)$(if $(filter 1,$(UBSAN)),/ubsan)
+KCSAN ?= 0
+BUILD := build$(if $(filter 1,$(KASAN)),/kasan)$(if $(filter 1,$(UBSAN)),/ubsan)$\
+	$(if $(filter 1,$(KCSAN)),/kcsan)
+ifeq ($(KASAN)$(KCSAN),11)
+$(error KASAN=1 and KCSAN=1 together: each is its own kernel (as Linux's Kconfig: KCSAN depends on !KASAN))
+endif
 KERNEL := $(BUILD)/kernel.elf
 ISO := $(BUILD)/kmem.iso
 
@@ -121,6 +128,29 @@ kasan_cflags = $(if $(filter $(KASAN_SANITIZE_NO),$(1)),,$(KASAN_CFLAGS))
 UBSAN_CFLAGS := -fsanitize=shift,integer-divide-by-zero,signed-integer-overflow,unreachable \
 	-fsanitize=bool,$(if $(CC_IS_CLANG),array-bounds,bounds)
 UBSAN_ALWAYS := tests/kernel/ubsan_test.c tests/selftest/selftest_ubsan.c
+# KCSAN=1: the thread-sanitizer instrumentation with the parameters of Linux's
+# scripts/Makefile.kcsan (Linux 6.6): a call before every plain access, volatile
+# ones told apart (__tsan_volatile_*: READ_ONCE()/WRITE_ONCE() are marked), no calls
+# at function entry and exit, and no sibling calls (a stack must name the caller).
+# clang also reports x++ as one read-write access (tsan-compound-read-before-write);
+# gcc 12 knows neither that parameter nor its older form, and Linux's cc-option then
+# drops it, as here: gcc reports x++ as a read and a write.  -Wno-tsan: gcc warns that
+# user-space TSan cannot model a fence; KCSAN is not TSan (Linux says the same).
+# Not instrumented: the runtime, and KASAN's (never built together).
+ifeq ($(KCSAN),1)
+KCFLAGS += -DCONFIG_KCSAN=1
+ifeq ($(CC_IS_CLANG),)
+KCSAN_CFLAGS := -fsanitize=thread -fno-optimize-sibling-calls \
+	--param tsan-distinguish-volatile=1 --param tsan-instrument-func-entry-exit=0 -Wno-tsan
+else
+KCSAN_CFLAGS := -fsanitize=thread -fno-optimize-sibling-calls \
+	-mllvm -tsan-compound-read-before-write=1 -mllvm -tsan-distinguish-volatile=1 \
+	-mllvm -tsan-instrument-func-entry-exit=0
+endif
+endif
+KCSAN_SANITIZE_NO := kernel/kcsan.c mm/kasan/% arch/x86_64/kasan_init.c
+kcsan_cflags = $(if $(filter $(KCSAN_SANITIZE_NO),$(1)),,$(KCSAN_CFLAGS))
+
 ubsan_flags = $(if $(filter kernel/ubsan.c,$(1)),,$(if $(filter 1,$(UBSAN))$(filter \
 	$(UBSAN_ALWAYS),$(1)),$(UBSAN_CFLAGS)))
 
@@ -129,7 +159,7 @@ NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
 .PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture clean deps \
-	kasan-kernels \
+	kasan-kernels kcsan-kernels \
 	bench-linux compile_commands.json grade handout test-labs mutants
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
@@ -144,7 +174,7 @@ Q := $(if $(filter 1,$(V)),,@)
 # object depends on it, so `make CC=clang` in a tree gcc built (or a change of
 # KCONFIG) rebuilds everything: make by itself compares only timestamps.
 COMPILER_ID := $(CC) $(shell $(CC) --version 2>/dev/null | head -n 1) $(KCFLAGS) $(TEST_KCFLAGS) \
-	$(KASAN_CFLAGS)
+	$(KASAN_CFLAGS) $(KCSAN_CFLAGS)
 $(BUILD)/compiler.id: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(COMPILER_ID)' | cmp -s - $@ || echo '$(COMPILER_ID)' > $@
@@ -153,7 +183,7 @@ $(BUILD)/%.o: %.c $(BUILD)/compiler.id
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) $(if $(filter tests/%,$<),$(TEST_KCFLAGS)) $(call kasan_cflags,$<) \
-		$(call ubsan_flags,$<) \
+		$(call kcsan_cflags,$<) $(call ubsan_flags,$<) \
 		-c $< -o $@
 
 $(BUILD)/grade-extra$(EXTRA_DIR)/%.o: $(EXTRA_DIR)/%.c $(BUILD)/compiler.id
@@ -256,6 +286,13 @@ kasan-kernels: FORCE
 	@$(MAKE) --no-print-directory KASAN=1 UBSAN=0 BUILD=$(BUILD)/kasan \
 		$(BUILD)/kasan/kernel.elf $(BUILD)/kasan/selftest.elf
 
+# The KCSAN kernel (make KCSAN=1) that make test boots on the matrix lines that say
+# kernel=kcsan: built in $(BUILD)/kcsan.
+KCSAN_KERNELS := --kernel-variant kcsan=$(BUILD)/kcsan/kernel.elf
+kcsan-kernels: FORCE
+	@$(MAKE) --no-print-directory KCSAN=1 KASAN=0 UBSAN=0 BUILD=$(BUILD)/kcsan \
+		$(BUILD)/kcsan/kernel.elf
+
 # The kernel of the matrix lines that say kernel=ubsan: under UBSAN=1, the one kernel.
 # (Defined before the rules that name it: a prerequisite is expanded where it is read.)
 # The docs' `make run` transcripts (the monitor checks) run as a student types them,
@@ -280,10 +317,17 @@ test: deps $(KERNEL) $(BUILD)/selftest.elf
 		--kernel-variant kasan=$(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
 		--kasan-selftest-kernel $(BUILD)/selftest.elf --matrix tests/matrix.txt \
 		--tests '$(TESTS)' --timeout $(TIMEOUT)
+else ifeq ($(KCSAN),1)
+# With KCSAN=1: only the matrix's KCSAN machines.
+test: deps $(KERNEL)
+	$(PYTHON) tests/qemu_runner.py all --only-variant kcsan --kernel $(KERNEL) \
+		--kernel-variant kcsan=$(KERNEL) --matrix tests/matrix.txt \
+		--tests '$(TESTS)' --timeout $(TIMEOUT)
 else
-test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf kasan-kernels $(UBSAN_KERNEL)
+test: deps test-host-build $(KERNEL) $(BUILD)/selftest.elf kasan-kernels kcsan-kernels \
+		$(UBSAN_KERNEL)
 	$(PYTHON) tests/qemu_runner.py all --kernel $(KERNEL) --selftest-kernel $(BUILD)/selftest.elf \
-		$(KASAN_KERNELS) --kernel-variant ubsan=$(UBSAN_KERNEL) --matrix tests/matrix.txt \
+		$(KASAN_KERNELS) $(KCSAN_KERNELS) --kernel-variant ubsan=$(UBSAN_KERNEL) --matrix tests/matrix.txt \
 		--host-results $(BUILD)/host/results.txt --tests '$(TESTS)' --timeout $(TIMEOUT)
 endif
 

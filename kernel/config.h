@@ -52,4 +52,12 @@
 #define CONFIG_KASAN		0
 #endif
 
+/*
+ * KCSAN, the data-race detector (kernel/kcsan.c): only in the kernels that
+ * `make KCSAN=1` builds (in build/kcsan), which pass -DCONFIG_KCSAN=1.
+ */
+#ifndef CONFIG_KCSAN
+#define CONFIG_KCSAN		0
+#endif
+
 #endif

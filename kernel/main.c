@@ -29,6 +29,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/kasan.h"
+#include "kernel/kcsan.h"
 #include "arch/x86_64/multiboot2.h"
 #include "arch/x86_64/pgtable.h"
 #include "arch/x86_64/pic.h"
@@ -256,6 +257,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 	kvmalloc_policy_setup();
 	smp_set_page_allocator(alloc_ap_pages, free_ap_pages);
 	smp_init();
+	kcsan_init();	/* a KCSAN kernel watches from here (udelay() needs smp_init()'s TSC) */
 	update_cpu_node_states();	/* N_CPU: the nodes of the CPUs that came online */
 	fault_inject_setup();
 

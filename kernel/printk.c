@@ -61,6 +61,7 @@ int register_trace_console(console_probe_t probe, void *data)
 	unsigned long flags;
 	int ret = -EBUSY;
 
+	kcsan_disable_current();	/* as in vprintk() */
 	spin_lock_irqsave(&printk_lock, flags);
 	for (unsigned int i = 0; i < MAX_CONSOLE_PROBES; i++) {
 		if (!console_probes[i].fn) {
@@ -71,6 +72,7 @@ int register_trace_console(console_probe_t probe, void *data)
 		}
 	}
 	spin_unlock_irqrestore(&printk_lock, flags);
+	kcsan_enable_current();
 	return ret;
 }
 
@@ -83,12 +85,14 @@ void unregister_trace_console(console_probe_t probe, void *data)
 {
 	unsigned long flags;
 
+	kcsan_disable_current();	/* as in vprintk() */
 	spin_lock_irqsave(&printk_lock, flags);
 	for (unsigned int i = 0; i < MAX_CONSOLE_PROBES; i++) {
 		if (console_probes[i].fn == probe && console_probes[i].data == data)
 			console_probes[i].fn = NULL;
 	}
 	spin_unlock_irqrestore(&printk_lock, flags);
+	kcsan_enable_current();
 }
 
 /** console_set_level - print messages of level < @level + 1 (Linux's loglevel=) */
@@ -187,11 +191,18 @@ int vprintk(const char *fmt, va_list args)
 	}
 	local_irq_save(flags);
 	this_cpu_write(printk_busy, true);	/* before the queue: see the top of the file */
+	/*
+	 * KCSAN=1: no race is looked for in here, where a report would print
+	 * under printk_lock (recursion), or wait for the CPU printing one, which
+	 * waits for printk_lock (nothing, in other kernels: lib/compiler.h).
+	 */
+	kcsan_disable_current();
 	spin_lock(&printk_lock);
 	emit(line, len);
 	if (unlikely(READ_ONCE(this_cpu_ptr(&nmi_deferred)->len)))
 		emit_nmi_messages();
 	spin_unlock(&printk_lock);
+	kcsan_enable_current();
 	this_cpu_write(printk_busy, false);
 	local_irq_restore(flags);
 	return len - (int)(text - line);

@@ -54,8 +54,60 @@ typedef int64_t s64;
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 
+/*
+ * Marked accesses (Linux's, tools/memory-model): one volatile load or store,
+ * which the compiler may neither tear, fuse, nor invent.  Under KCSAN the
+ * compiler reports each as __tsan_volatile_read/write, which the detector
+ * treats as intended to race (kernel/kcsan.c): they are never the plain side
+ * of a data race, though they still count for ASSERT_EXCLUSIVE_*().
+ */
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+/*
+ * KCSAN, the data-race detector (kernel/kcsan.c, docs/testing.md): only in
+ * the kernels `make KCSAN=1` builds, which pass -DCONFIG_KCSAN=1.
+ *
+ * data_race(expr): @expr's accesses race on purpose and the race is benign
+ * (a statistic read without its lock, a hint re-checked under the lock);
+ * KCSAN ignores them.  Unlike READ_ONCE() it promises nothing about the
+ * code: without KCSAN it is exactly @expr, so marking a fast path with it
+ * changes no instruction.  Every use says why, in a comment.
+ *
+ * ASSERT_EXCLUSIVE_WRITER(var): no other CPU may write @var concurrently
+ * (readers are fine); ASSERT_EXCLUSIVE_ACCESS(var): no other CPU may even
+ * read it.  They check the rule, not the code: under KCSAN, sampled like
+ * any access, a concurrent writer (or accessor) is reported as "BUG: KCSAN:
+ * assert: race in ...", marked accesses included; otherwise they are nothing.
+ */
+#if defined(CONFIG_KCSAN) && CONFIG_KCSAN
+void kcsan_disable_current(void);
+void kcsan_enable_current(void);
+void __kcsan_check_access(const volatile void *ptr, size_t size, int type);
+
+#define KCSAN_ACCESS_WRITE	0x1
+#define KCSAN_ACCESS_COMPOUND	0x2
+#define KCSAN_ACCESS_ATOMIC	0x4
+#define KCSAN_ACCESS_ASSERT	0x8
+
+#define data_race(expr) ({						\
+	kcsan_disable_current();					\
+	__auto_type __kcsan_v = (expr);					\
+	kcsan_enable_current();						\
+	__kcsan_v;							\
+})
+#define ASSERT_EXCLUSIVE_WRITER(var)					\
+	__kcsan_check_access(&(var), sizeof(var), KCSAN_ACCESS_ASSERT)
+#define ASSERT_EXCLUSIVE_ACCESS(var)					\
+	__kcsan_check_access(&(var), sizeof(var),			\
+			     KCSAN_ACCESS_ASSERT | KCSAN_ACCESS_WRITE)
+#else
+static inline void kcsan_disable_current(void) { }
+static inline void kcsan_enable_current(void) { }
+#define data_race(expr)			(expr)
+#define ASSERT_EXCLUSIVE_WRITER(var)	do { } while (0)
+#define ASSERT_EXCLUSIVE_ACCESS(var)	do { } while (0)
+#endif
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) \

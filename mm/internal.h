@@ -99,8 +99,9 @@ static __always_inline bool free_pages_check(struct page *page, unsigned int ord
 	const unsigned long busy = 1UL << PG_allocated | 1UL << PG_reserved | 1UL << PG_slab |
 				   1UL << PG_large_kmalloc | PAGE_ORDER_MASK << PAGE_ORDER_SHIFT;
 
+	/* data_race(): only a double free races this read; the atomic below decides. */
 	if (likely(order <= MAX_PAGE_ORDER && pfn_valid(page_to_pfn(page)) &&
-		   (page->flags & busy) ==
+		   (data_race(page->flags) & busy) ==
 		   (1UL << PG_allocated | (unsigned long)order << PAGE_ORDER_SHIFT))) {
 		if (likely(__atomic_fetch_and(&page->flags, ~(1UL << PG_allocated),
 					      __ATOMIC_ACQ_REL) & (1UL << PG_allocated)))

@@ -60,7 +60,8 @@ static void add_to_free_list(struct page *page, struct zone *zone, unsigned int 
 	page_set(page, PG_buddy);
 	page->private = order;
 	list_add(&page->lru, &zone->free_area[order].free_list);
-	zone->free_area[order].nr_free++;
+	/* data_race(): under zone->lock; the lockless readers READ_ONCE() it (one add, whole) */
+	data_race(zone->free_area[order].nr_free++);
 }
 
 static void del_from_free_list(struct page *page, struct zone *zone, unsigned int order)
@@ -70,7 +71,7 @@ static void del_from_free_list(struct page *page, struct zone *zone, unsigned in
 	list_del(&page->lru);
 	page_clear(page, PG_buddy);
 	page->private = 0;
-	zone->free_area[order].nr_free--;
+	data_race(zone->free_area[order].nr_free--);	/* as in add_to_free_list() */
 }
 
 /*
@@ -100,13 +101,19 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 {
 	VM_BUG_ON_PAGE(page_to_pfn(page) != pfn, page);
 	check_free_block(page, zone, order);
-	zone->nr_free += 1UL << order;
+	/* data_race(): under zone->lock; the lockless readers READ_ONCE() it (one add, whole) */
+	data_race(zone->nr_free += 1UL << order);
+	/*
+	 * page_is_buddy() is a data_race(): an allocated buddy's owner changes its
+	 * flags without the zone lock; PG_buddy and the order, all that decides,
+	 * change only under it.
+	 */
 	/* LAB buddy */
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
 
-		if (!page_is_buddy(page, buddy, order))
+		if (!data_race(page_is_buddy(page, buddy, order)))
 			break;
 		del_from_free_list(buddy, zone, order);
 		pfn &= buddy_pfn;	/* the merged block starts at the lower of the two */
@@ -138,7 +145,7 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 			add_to_free_list(page + (1UL << current_order), zone, current_order);
 		}
 		/* END LAB */
-		zone->nr_free -= 1UL << order;
+		data_race(zone->nr_free -= 1UL << order);	/* as in __free_one_page() */
 		return page;
 	}
 	return NULL;

@@ -82,6 +82,46 @@ static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 	return 0;
 }
 
+/* The words of free_pages_check_bad()'s report: why this free is refused. */
+static const char *bad_free_reason(struct page *page, unsigned long pfn, unsigned int order,
+				   bool lost_race, char *why, size_t size)
+{
+	unsigned int real_order;
+
+	if (lost_race)
+		return "double free (freed twice at the same time)";
+	if (order > MAX_PAGE_ORDER)
+		return "order larger than MAX_PAGE_ORDER";
+	if (page < vmemmap || ((unsigned long)page - (unsigned long)vmemmap) % sizeof(*page) ||
+	    !pfn_valid(pfn))
+		return "not a page of RAM (bad struct page pointer)";
+	if (PageReserved(page))
+		return "reserved page (never given out by the allocator)";
+	if (PageSlab(page) || page_test(page, PG_large_kmalloc))
+		return "the slab allocator owns it (use kfree())";
+	if (pfn_is_free(pfn))
+		return "double free (the page is already free)";
+	if (PageTail(page)) {
+		snprintf(why, size, "interior page of the order-%u block at pfn %#lx",
+			 compound_order(compound_head(page)), page_to_pfn(compound_head(page)));
+		return why;
+	}
+	if (!page_test(page, PG_allocated)) {
+		unsigned long head = enclosing_block(pfn, &real_order);
+
+		if (head)
+			snprintf(why, size, "interior page of the order-%u block at pfn %#lx",
+				 real_order, head);
+		else	/* nor free: another CPU has just freed it, or is handing it out */
+			snprintf(why, size, "not allocated (a double free, racing "
+				 "with another CPU's free?)");
+		return why;
+	}
+	snprintf(why, size, "freed with order %u, allocated with order %u",
+		 order, allocated_order(page));
+	return why;
+}
+
 /**
  * free_pages_check_bad - report why a block may not be freed
  * @page: what the caller passed
@@ -95,41 +135,13 @@ static unsigned long enclosing_block(unsigned long pfn, unsigned int *order)
 bool free_pages_check_bad(struct page *page, unsigned int order, void *caller, bool lost_race)
 {
 	unsigned long pfn = page_to_pfn(page);
-	unsigned int real_order;
+	const char *reason;
 	char why[96];
 
-	if (lost_race) {
-		bad_free(pfn, order, caller, "double free (freed twice at the same time)");
-	} else if (order > MAX_PAGE_ORDER) {
-		bad_free(pfn, order, caller, "order larger than MAX_PAGE_ORDER");
-	} else if (page < vmemmap || ((unsigned long)page - (unsigned long)vmemmap) % sizeof(*page) ||
-		   !pfn_valid(pfn)) {
-		bad_free(pfn, order, caller, "not a page of RAM (bad struct page pointer)");
-	} else if (PageReserved(page)) {
-		bad_free(pfn, order, caller, "reserved page (never given out by the allocator)");
-	} else if (PageSlab(page) || page_test(page, PG_large_kmalloc)) {
-		bad_free(pfn, order, caller, "the slab allocator owns it (use kfree())");
-	} else if (pfn_is_free(pfn)) {
-		bad_free(pfn, order, caller, "double free (the page is already free)");
-	} else if (PageTail(page)) {
-		snprintf(why, sizeof(why), "interior page of the order-%u block at pfn %#lx",
-			 compound_order(compound_head(page)), page_to_pfn(compound_head(page)));
-		bad_free(pfn, order, caller, why);
-	} else if (!page_test(page, PG_allocated)) {
-		unsigned long head = enclosing_block(pfn, &real_order);
-
-		if (head)
-			snprintf(why, sizeof(why), "interior page of the order-%u block at pfn %#lx",
-				 real_order, head);
-		else	/* nor free: another CPU has just freed it, or is handing it out */
-			snprintf(why, sizeof(why), "not allocated (a double free, racing "
-				 "with another CPU's free?)");
-		bad_free(pfn, order, caller, why);
-	} else {
-		snprintf(why, sizeof(why), "freed with order %u, allocated with order %u",
-			 order, allocated_order(page));
-		bad_free(pfn, order, caller, why);
-	}
+	/* data_race(): the block may be freed by another CPU as we look (the double free
+	 * reported), without the zone lock; a stale view changes only the words. */
+	reason = data_race(bad_free_reason(page, pfn, order, lost_race, why, sizeof(why)));
+	bad_free(pfn, order, caller, reason);
 	return false;
 }
 

@@ -107,10 +107,34 @@ static inline bool cache_skips_sheaves(const struct kmem_cache *s)
 /* Make @sheaf this CPU's main sheaf (interrupts off): top, base and end follow it. */
 static void set_main(struct slub_percpu_sheaves *pcs, struct slab_sheaf *sheaf)
 {
+	void **base = sheaf_objects(sheaf);
+
 	pcs->main = sheaf;
-	pcs->base = sheaf_objects(sheaf);
-	pcs->top = pcs->base + sheaf->size;
-	pcs->end = pcs->base + sheaf->capacity;
+	/* WRITE_ONCE(): other CPUs read top and base for their counts (main_size()). */
+	WRITE_ONCE(pcs->base, base);
+	WRITE_ONCE(pcs->top, base + sheaf->size);
+	pcs->end = base + sheaf->capacity;
+}
+
+/*
+ * The out-of-line pop and push of main (interrupts off; main not empty, not
+ * full): WRITE_ONCE() of top, which other CPUs read (main_size()), as the
+ * fast path's restartable sequence stores it in one instruction.
+ */
+static void *pcs_pop_irqoff(struct slub_percpu_sheaves *pcs)
+{
+	void **top = pcs->top - 1;
+
+	WRITE_ONCE(pcs->top, top);
+	return *top;
+}
+
+static void pcs_push_irqoff(struct slub_percpu_sheaves *pcs, void *obj)
+{
+	void **top = pcs->top;
+
+	*top = obj;
+	WRITE_ONCE(pcs->top, top + 1);
 }
 
 /*
@@ -669,7 +693,7 @@ static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
 	if (__pcs_replace_empty_main(s, pcs))
-		obj = *--pcs->top;
+		obj = pcs_pop_irqoff(pcs);
 	local_irq_restore(flags);
 	if (obj)
 		return obj;
@@ -701,7 +725,7 @@ static void *alloc_from_pcs(struct kmem_cache *s, gfp_t gfp, void *caller)
 		sheaf = old;
 	}
 	stash_sheaf(s, pcs, sheaf);
-	obj = *--pcs->top;
+	obj = pcs_pop_irqoff(pcs);
 	local_irq_restore(flags);
 	return obj;
 	/* END LAB */
@@ -904,7 +928,7 @@ static __noinline void free_to_pcs_irqoff(struct kmem_cache *s, void *obj)
 	local_irq_save(flags);
 	pcs = this_cpu_ptr(s->cpu_sheaves);
 	if (pcs->top != pcs->end || __pcs_replace_full_main(s, pcs))
-		*pcs->top++ = obj;
+		pcs_push_irqoff(pcs, obj);
 	else
 		put_objects(s, &obj, 1);
 	local_irq_restore(flags);

@@ -42,7 +42,7 @@ as its last line where it runs tests):
   all       host results + the QEMU matrix + a short torture run + monitor + the self-test
             (make test);
             a matrix line that says "kernel=NAME" boots the kernel built with
-            NAME=1 (--kernel-variant NAME=PATH: kasan, ubsan), the KASAN
+            NAME=1 (--kernel-variant NAME=PATH: kasan, ubsan, kcsan), the KASAN
             self-test the KASAN kernel, and --only-variant NAME runs only those
 """
 
@@ -1340,17 +1340,22 @@ def cmd_all(a):
         p, f = torture_stage(a.kernel)
         passed, failed = passed + p, failed + f
     if a.only_variant:
-        print("=== monitor: left out (%s=1 runs the %s machines and self-test)"
-              % (a.only_variant.upper(), a.only_variant))
+        print("=== monitor: left out (%s=1 runs the %s machines%s)"
+              % (a.only_variant.upper(), a.only_variant,
+                 " and self-test" if a.only_variant == "kasan" else ""))
     elif a.tests == "*":
         print("=== monitor: bad input at the prompt, the docs' transcripts, make run UEFI=1", flush=True)
         p, f = monitor_checks(a.kernel, a.matrix)
         passed, failed = passed + p, failed + f
     else:
         print("=== monitor: left out (TESTS='%s' selects in-kernel suites)" % a.tests)
-    print("=== runner self-test", flush=True)
-    p, f = selftest(a.selftest_kernel, a.kasan_selftest_kernel, a.only_variant == "kasan")
-    passed, failed = passed + p, failed + f
+    if a.only_variant and a.only_variant != "kasan":
+        # (make test KCSAN=1: the self-test is the plain and KASAN kernels' business)
+        print("=== runner self-test: left out (%s=1)" % a.only_variant.upper())
+    else:
+        print("=== runner self-test", flush=True)
+        p, f = selftest(a.selftest_kernel, a.kasan_selftest_kernel, a.only_variant == "kasan")
+        passed, failed = passed + p, failed + f
     print("%d passed, %d failed%s" % (passed, failed,
                                       ", %d skipped" % skipped if skipped else ""))
     return 1 if failed else 0
@@ -1384,7 +1389,7 @@ def main():
         p.add_argument("--selftest-kernel")
         p.add_argument("--kasan-selftest-kernel", help="for the KASAN self-test")
         p.add_argument("--only-variant", metavar="NAME",
-                       help="only the matrix lines that say kernel=NAME (make test KASAN=1)")
+                       help="only the matrix lines that say kernel=NAME (make test KASAN=1, KCSAN=1)")
         p.add_argument("--matrix")
         p.add_argument("--host-results")
         p.add_argument("--kernel-variant", action="append", default=[], metavar="NAME=PATH",
