@@ -212,6 +212,7 @@ static struct {
 } mark;
 
 extern char _text[], _end[], __per_cpu_start[], __per_cpu_end[];
+extern char boot_stack_guard[], boot_stack_top[];	/* boot/entry.asm */
 
 /* ------------------------------------------------------------ the basics */
 
@@ -320,13 +321,30 @@ static void print_trace(const struct lock_trace *t, unsigned int indent)
 
 /* ------------------------------------------------------------ the classes */
 
+/*
+ * Static: in the kernel image, but neither on the boot CPU's stack nor in a
+ * CPU's per-CPU area, which are in the image's .bss too: a lock there is
+ * one of many made by the same code (the stack slot is reused by other
+ * calls, and each CPU has its own copy), so its name is its class.
+ */
 static bool static_obj(const void *p)
 {
 	const char *c = p;
+	unsigned int cpu;
 
+	if (c < _text || c >= _end)
+		return false;
+	if (c >= boot_stack_guard && c < boot_stack_top)
+		return false;
 	if (c >= __per_cpu_start && c < __per_cpu_end)
 		return false;	/* the template: each CPU's copy is elsewhere */
-	return c >= _text && c < _end;
+	for_each_possible_cpu(cpu) {
+		const char *area = __per_cpu_start + __per_cpu_offset[cpu];
+
+		if (c >= area && c < area + percpu_area_size())
+			return false;
+	}
+	return true;
 }
 
 /* The key @map's class is found by: see the file comment. */

@@ -71,8 +71,9 @@ typedef int64_t s64;
  * data_race(expr): @expr's accesses race on purpose and the race is benign
  * (a statistic read without its lock, a hint re-checked under the lock);
  * KCSAN ignores them.  Unlike READ_ONCE() it promises nothing about the
- * code: without KCSAN it is exactly @expr, so marking a fast path with it
- * changes no instruction.  Every use says why, in a comment.
+ * code: without KCSAN it compiles to @expr's code alone (the hooks are empty
+ * inline functions), so marking a fast path with it changes no
+ * instruction.  Every use says why, in a comment.
  *
  * ASSERT_EXCLUSIVE_WRITER(var): no other CPU may write @var concurrently
  * (readers are fine); ASSERT_EXCLUSIVE_ACCESS(var): no other CPU may even
@@ -80,19 +81,31 @@ typedef int64_t s64;
  * any access, a concurrent writer (or accessor) is reported as "BUG: KCSAN:
  * assert: race in ...", marked accesses included; otherwise they are nothing.
  */
-#if defined(CONFIG_KCSAN) && CONFIG_KCSAN
-void kcsan_disable_current(void);
-void kcsan_enable_current(void);
-void __kcsan_check_access(const volatile void *ptr, size_t size, int type);
-
 #define KCSAN_ACCESS_WRITE	0x1
 #define KCSAN_ACCESS_COMPOUND	0x2
 #define KCSAN_ACCESS_ATOMIC	0x4
 #define KCSAN_ACCESS_ASSERT	0x8
 
+#if defined(CONFIG_KCSAN) && CONFIG_KCSAN
+void kcsan_disable_current(void);
+void kcsan_enable_current(void);
+void __kcsan_check_access(const volatile void *ptr, size_t size, int type);
+#else
+/* Nothing, but the same macros below: what builds without KCSAN builds with it. */
+static inline void kcsan_disable_current(void) { }
+static inline void kcsan_enable_current(void) { }
+static inline void __kcsan_check_access(const volatile void *ptr, size_t size, int type)
+{
+	(void)ptr;
+	(void)size;
+	(void)type;
+}
+#endif
+
+/* (the inner braces let @expr be a bit-field, which __auto_type refuses) */
 #define data_race(expr) ({						\
 	kcsan_disable_current();					\
-	__auto_type __kcsan_v = (expr);					\
+	__auto_type __kcsan_v = ({ (expr); });				\
 	kcsan_enable_current();						\
 	__kcsan_v;							\
 })
@@ -101,13 +114,6 @@ void __kcsan_check_access(const volatile void *ptr, size_t size, int type);
 #define ASSERT_EXCLUSIVE_ACCESS(var)					\
 	__kcsan_check_access(&(var), sizeof(var),			\
 			     KCSAN_ACCESS_ASSERT | KCSAN_ACCESS_WRITE)
-#else
-static inline void kcsan_disable_current(void) { }
-static inline void kcsan_enable_current(void) { }
-#define data_race(expr)			(expr)
-#define ASSERT_EXCLUSIVE_WRITER(var)	do { } while (0)
-#define ASSERT_EXCLUSIVE_ACCESS(var)	do { } while (0)
-#endif
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) \

@@ -607,7 +607,14 @@ static void *vmalloc_node_caller(unsigned long size, unsigned long align, gfp_t 
 		goto fail;
 mapped:
 	kasan_unpoison_vmalloc(vm->addr, size);
-	va->vm = vm;		/* from now on find_vm_area() sees it */
+	/*
+	 * From now on find_vm_area() and the readers of every area (vmallocinfo,
+	 * vmalloc_check()) see it, under vmap_area_lock that this CPU does not
+	 * hold: one marked store, after the setup (x86 keeps stores in order; the
+	 * barrier keeps the compiler from sinking the setup below it).
+	 */
+	barrier();
+	WRITE_ONCE(va->vm, vm);
 	return vm->addr;
 fail:
 	free_vmap_area(va);	/* nothing was left mapped */
@@ -932,7 +939,8 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
 	}
 	vm->nr_pages = count;
 	kasan_unpoison_vmalloc(vm->addr, size);
-	va->vm = vm;
+	barrier();		/* published as vmalloc_node_caller() does */
+	WRITE_ONCE(va->vm, vm);
 	return vm->addr;
 }
 
@@ -1092,14 +1100,13 @@ static void audit_entry(unsigned long addr, u64 entry, unsigned int level, void 
 	struct vmap_area *va = __find_vmap_area(addr, &busy_vmap_area_tree);
 	unsigned long pages = 1UL << (9 * (level - 1)), idx, pfn;
 	struct pt_audit *a = arg;
-	struct vm_struct *vm;
+	struct vm_struct *vm = va ? READ_ONCE(va->vm) : NULL;
 
-	if (!va || !va->vm) {
+	if (!vm) {
 		audit_problem(a, addr, entry, va ? "in an area being set up" :
 				    "outside every busy area (a lazily freed or free range)");
 		return;
 	}
-	vm = va->vm;
 	if (addr + (pages << PAGE_SHIFT) > va->va_start + vm->size - PAGE_SIZE) {
 		audit_problem(a, addr, entry, "maps the area's guard page");
 		return;
@@ -1143,8 +1150,10 @@ static unsigned int check_areas(unsigned long *pages)
 	}
 	*pages = 0;
 	list_for_each_entry(va, &busy_vmap_area_tree.head, list) {
-		if (va->vm && va->vm->flags & (VM_ALLOC | VM_MAP))
-			*pages += (unsigned long)va->vm->nr_pages << va->vm->page_order;
+		const struct vm_struct *vm = READ_ONCE(va->vm);	/* may be published now */
+
+		if (vm && vm->flags & (VM_ALLOC | VM_MAP))
+			*pages += (unsigned long)vm->nr_pages << vm->page_order;
 	}
 	return problems;
 }

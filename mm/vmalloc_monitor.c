@@ -38,7 +38,7 @@ static struct monitor_held vheld;	/* what 'vmalloc' holds, and what 'vfree' free
  */
 int vmallocinfo_show_area(const struct vmap_area *va, bool lazy, char *buf, size_t size)
 {
-	const struct vm_struct *vm = va->vm;
+	const struct vm_struct *vm = READ_ONCE(va->vm);	/* published without the lock */
 	int n;
 
 	if (lazy)

@@ -1037,8 +1037,10 @@ TORTURE_SHOWN = re.compile(r"^torture:|BUG|WARNING|Kernel panic|Oops")
 
 def run_torture(kernel, seconds, qemu_args, cmdline, log_name, echo=False):
     """Boot KERNEL with "torture" for SECONDS; return (status, the lines worth showing, the
-    seconds it took).  ECHO prints them as they come."""
+    seconds it took).  ECHO prints them as they come.  Lockdep is on with more than one
+    CPU, as in the suites (with_lockdep())."""
     start = time.monotonic()
+    cmdline = with_lockdep(qemu_args, cmdline)
     with tempfile.TemporaryDirectory(prefix="kmem-torture-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, ("torture torture.seconds=%d %s" % (seconds, cmdline)).strip(), iso)
@@ -1055,8 +1057,9 @@ def run_torture(kernel, seconds, qemu_args, cmdline, log_name, echo=False):
 
 def cmd_torture(a):
     """make torture: boot with "torture", print its lines, pass if it ended clean."""
+    cmdline = with_lockdep(a.qemu_args, a.cmdline)
     print("make torture: %d s on %s%s" % (a.seconds, a.qemu_args,
-                                          "; kernel: " + a.cmdline if a.cmdline else ""),
+                                          "; kernel: " + cmdline if cmdline else ""),
           flush=True)
     status, _, _ = run_torture(a.kernel, a.seconds, a.qemu_args, a.cmdline, "torture.log",
                                echo=True)

@@ -131,7 +131,7 @@ def clean_env():
     """The environment for the inner makes: not the outer make's jobserver."""
     env = dict(os.environ)
     for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "TESTS", "CMDLINE",
-              "QEMU_ARGS", "KASAN", "UBSAN", "BUILD", "KCONFIG"):
+              "QEMU_ARGS", "KASAN", "UBSAN", "KCSAN", "BUILD", "KCONFIG"):
         env.pop(k, None)
     return env
 
