@@ -1040,7 +1040,7 @@ def run_torture(kernel, seconds, qemu_args, cmdline, log_name, echo=False):
     seconds it took).  ECHO prints them as they come.  Lockdep is on with more than one
     CPU, as in the suites (with_lockdep())."""
     start = time.monotonic()
-    cmdline = with_lockdep(qemu_args, cmdline)
+    cmdline = with_lockdep(shlex.split(qemu_args), cmdline)
     with tempfile.TemporaryDirectory(prefix="kmem-torture-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, ("torture torture.seconds=%d %s" % (seconds, cmdline)).strip(), iso)
@@ -1057,7 +1057,7 @@ def run_torture(kernel, seconds, qemu_args, cmdline, log_name, echo=False):
 
 def cmd_torture(a):
     """make torture: boot with "torture", print its lines, pass if it ended clean."""
-    cmdline = with_lockdep(a.qemu_args, a.cmdline)
+    cmdline = with_lockdep(shlex.split(a.qemu_args), a.cmdline)
     print("make torture: %d s on %s%s" % (a.seconds, a.qemu_args,
                                           "; kernel: " + cmdline if cmdline else ""),
           flush=True)
