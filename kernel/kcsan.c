@@ -159,6 +159,8 @@ struct kcsan_ctx {
 static DEFINE_PER_CPU(struct kcsan_ctx, kcsan_task_ctx);
 static DEFINE_PER_CPU(struct kcsan_ctx, kcsan_irq_ctx);
 static DEFINE_PER_CPU(bool, kcsan_busy);
+/* The slot this CPU's watchpoint is in, + 1 (0: none): what an oops abandons. */
+static DEFINE_PER_CPU(int, kcsan_watching);
 static DEFINE_PER_CPU(u64, kcsan_rand);
 
 static bool kcsan_enabled;
@@ -442,6 +444,7 @@ static __noinline void setup_watchpoint(unsigned long ptr, size_t size, int type
 	slot = insert_watchpoint(ptr, size, watch_write, &encoded);
 	if (slot < 0)
 		goto out;
+	this_cpu_write(kcsan_watching, slot + 1);	/* the read may fault: kcsan_oops_reset() */
 	old = read_value(ptr, size);
 	udelay(in_interrupt() ? kcsan_udelay_interrupt : kcsan_udelay_task);
 	new = read_value(ptr, size);
@@ -472,8 +475,33 @@ static __noinline void setup_watchpoint(unsigned long ptr, size_t size, int type
 	__atomic_store_n(&watchpoints[slot], 0, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&nr_watchpoints, 1, __ATOMIC_RELAXED);
 out:
+	this_cpu_write(kcsan_watching, 0);
 	this_cpu_write(kcsan_busy, false);
 	local_irq_restore(flags);
+}
+
+/**
+ * kcsan_oops_reset - this CPU's oops was caught: forget what it abandoned
+ *
+ * A sampled access that faults on purpose (the oops tests) faults inside
+ * setup_watchpoint(), its slot taken and this CPU busy; an oops inside a
+ * data_race() leaves its nesting count up.  The catcher resumes far from
+ * there, so none of it would ever be undone: KCSAN would stay off on this
+ * CPU for the rest of the boot, and the slot lost.
+ * Context: oops_end(), on the CPU that oopsed, before its catcher resumes.
+ */
+void kcsan_oops_reset(void)
+{
+	int slot = this_cpu_read(kcsan_watching) - 1;
+
+	if (slot >= 0) {
+		__atomic_store_n(&watchpoints[slot], 0, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&nr_watchpoints, 1, __ATOMIC_RELAXED);
+	}
+	this_cpu_write(kcsan_watching, 0);
+	this_cpu_write(kcsan_busy, false);
+	this_cpu_ptr(&kcsan_task_ctx)->disable_count = 0;
+	this_cpu_ptr(&kcsan_irq_ctx)->disable_count = 0;
 }
 
 /*

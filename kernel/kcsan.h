@@ -13,6 +13,7 @@
 
 #if CONFIG_KCSAN
 void kcsan_init(void);
+void kcsan_oops_reset(void);
 /* How many reports were printed since boot (the self-test waits for one more). */
 unsigned long kcsan_reports(void);
 /* The sampling interval (kcsan.skip_watch=) and stall (kcsan.udelay_task=), as set. */
@@ -21,6 +22,7 @@ extern unsigned long kcsan_udelay_task;
 extern unsigned long kcsan_udelay_interrupt;
 #else
 static inline void kcsan_init(void) { }
+static inline void kcsan_oops_reset(void) { }
 static inline unsigned long kcsan_reports(void) { return 0; }
 #endif
 

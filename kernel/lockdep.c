@@ -496,15 +496,6 @@ static void print_held_locks(unsigned int cpu)
 	}
 }
 
-/**
- * lockdep_print_held_locks - print the locks @cpu holds, as lockdep knows them
- * @cpu: an online CPU; its stack is read without a lock (a diagnostic)
- */
-void lockdep_print_held_locks(unsigned int cpu)
-{
-	print_held_locks(cpu);
-}
-
 static void print_header(const char *title)
 {
 	unsigned int n = strlen(title);

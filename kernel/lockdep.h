@@ -62,10 +62,10 @@ void lockdep_init(void);
 void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock,
 		  unsigned long ip);
 void lock_release(struct lockdep_map *map, unsigned long ip);
+/* lock_is_held - is @map's lock on this CPU's stack of held locks (Linux's name) */
 bool lock_is_held(const struct lockdep_map *map);
 void lockdep_hardirqs_on(unsigned long ip);
 void debug_check_no_locks_held(const char *when);
-void lockdep_print_held_locks(unsigned int cpu);
 void lockdep_forget_held_locks(void);
 void lockdep_print_graph(void);
 int debug_locks_off(void);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include "kernel/panic.h"
 #include "kernel/lockdep.h"
+#include "kernel/kcsan.h"
 #include "kernel/hardirq.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -140,6 +141,7 @@ void oops_end(void)
 		irq_count_reset();	/* the handlers the oops interrupted never return */
 		note_held_locks();
 		lockdep_forget_held_locks();	/* held for good; nothing here lets them go */
+		kcsan_oops_reset();		/* a watch or data_race() it abandoned */
 		/*
 		 * The exception turned interrupts off; what the catcher resumes
 		 * (a test, the prompt) runs with them on, as Linux's
