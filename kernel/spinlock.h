@@ -148,8 +148,13 @@ static inline bool lockdep_is_held(spinlock_t *lock)
 #endif
 }
 
-/* Linux's assertions: a WARNING if this CPU does not hold @lock (or nobody does) */
-#define lockdep_assert_held(lock)	WARN_ON_ONCE(!lockdep_is_held(lock))
+/*
+ * Linux's assertions: a WARNING if this CPU does not hold @lock (or nobody
+ * does).  lockdep_assert_held() warns every time, as Linux 6.12's
+ * lockdep_assert() (WARN_ON while debug_locks); assert_spin_locked() is
+ * Linux's BUG_ON made a WARNING once per site, so the kernel runs on.
+ */
+#define lockdep_assert_held(lock)	WARN_ON(!lockdep_is_held(lock))
 #define assert_spin_locked(lock)	WARN_ON_ONCE(!spin_is_locked(lock))
 
 static inline void spin_debug_acquired(spinlock_t *lock, unsigned long ip)

@@ -17,6 +17,9 @@
  *   registered --out_of_memory() picks it--> killing --kill() returned--> gone
  *        \------------unregister_oom_victim()--------------------------/
  *
+ * A killed victim may register again, even from its own kill() (a cache
+ * that fills up again): it is then registered, not gone, when the kill ends.
+ *
  * A victim being killed on one CPU may be unregistered on another: that
  * waits until kill() and the report that names the victim are over, so the
  * caller may free the victim as soon as unregister_oom_victim() returns.
@@ -135,6 +138,7 @@ bool out_of_memory(gfp_t gfp, unsigned int order)
 	struct oom_victim *victim;
 	unsigned long points;
 	unsigned int noreclaim;
+	int expected;
 	char mode[128];
 
 	/*
@@ -169,7 +173,14 @@ bool out_of_memory(gfp_t gfp, unsigned int order)
 	count_vm_event(OOM_KILL);
 	pr_info("oom_reaper: reaped victim '%s', now %lu pages free\n", victim->name,
 		nr_free_pages());
-	/* Last use of @victim: an unregister_oom_victim() waiting for us may now return. */
-	__atomic_store_n(&victim->state, OOM_VICTIM_GONE, __ATOMIC_RELEASE);
+	/*
+	 * Last use of @victim: an unregister_oom_victim() waiting for us may
+	 * now return.  Killing -> gone only: a victim that registered again
+	 * meanwhile (from its kill(), or on another CPU) is on the list and
+	 * must stay "registered", or unregistering it would leave it there.
+	 */
+	expected = OOM_VICTIM_KILLING;
+	__atomic_compare_exchange_n(&victim->state, &expected, OOM_VICTIM_GONE, false,
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return true;
 }

@@ -332,6 +332,7 @@ static void hold_other_cpus_lock(struct work_struct *work)
 static void assert_held_of_another_cpus_lock_warns(struct kunit *test)
 {
 	static DECLARE_WORK(holder, hold_other_cpus_lock);
+	unsigned long pos;
 
 	if (!on_two_cpus())
 		kunit_skip(test, "needs 2 CPUs");
@@ -342,7 +343,10 @@ static void assert_held_of_another_cpus_lock_warns(struct kunit *test)
 		cpu_relax();
 	KUNIT_EXPECT_TRUE(test, spin_is_locked(&other_cpus_lock));
 	KUNIT_EXPECT_FALSE(test, lockdep_is_held(&other_cpus_lock));
-	lockdep_assert_held(&other_cpus_lock);
+	pos = printk_log_pos();
+	for (int i = 0; i < 2; i++)
+		lockdep_assert_held(&other_cpus_lock);	/* every time, as Linux's */
+	KUNIT_EXPECT_EQ(test, count_substr(log_since(pos), "WARNING: at tests/kernel/lockdep_test.c"), 2);
 	__atomic_store_n(&holder_release, 1, __ATOMIC_SEQ_CST);
 	flush_work(&holder);
 

@@ -772,11 +772,55 @@ static void of_two_equal_victims_the_first_registered_is_killed(struct kunit *te
 					   "Out of memory: Killed victim 'pa_test_first'"));
 }
 
+/* A victim that frees its largest block only and registers again from its kill(). */
+static void kill_and_come_back(struct oom_victim *v)
+{
+	struct test_victim *tv = container_of(v, struct test_victim, victim);
+	struct page *page;
+
+	tv->kills++;
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
+		page = held_take(&tv->mem, o);
+		if (page) {
+			__free_pages(page, o);
+			break;
+		}
+	}
+	register_oom_victim(v);
+}
+
+/*
+ * A victim may register again while it is being killed: it is registered
+ * afterwards, and unregister_oom_victim() takes it off the list, so the
+ * next OOM kills nobody.  (The killer's closing "gone" once overwrote the
+ * new registration: unregistering did nothing, and the victim, though
+ * unregistered, was killed again.)
+ */
+static void a_victim_registered_again_in_its_kill_can_be_unregistered(struct kunit *test)
+{
+	kunit_expect_report(test, "invoked oom-killer");
+	kunit_expect_report(test, "page allocation failure");
+	cache_setup(0, 0);
+	give_blocks(&rctx.big.mem, 2);
+	victim_setup(&rctx.big, "pa_test_back", 0);
+	rctx.big.victim.kill = kill_and_come_back;
+	mark();
+	KUNIT_EXPECT_NOT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_ASSERT_EQ(test, rctx.big.kills, 1);
+	KUNIT_ASSERT_GT(test, rctx.big.mem.nr_pages, 0);
+	unregister_oom_victim(&rctx.big.victim);
+	rctx.big.registered = false;
+	held_exhaust(&rctx.held, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	KUNIT_EXPECT_NULL(test, keep(alloc_pages(GFP_KERNEL, 0), 0));
+	KUNIT_EXPECT_EQ_MSG(test, rctx.big.kills, 1, "an unregistered victim was killed");
+}
+
 static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_reclaims_before_oom),
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
 	KUNIT_CASE(a_victim_that_would_free_nothing_is_not_killed),
 	KUNIT_CASE(of_two_equal_victims_the_first_registered_is_killed),
+	KUNIT_CASE(a_victim_registered_again_in_its_kill_can_be_unregistered),
 	KUNIT_CASE(order3_is_not_costly),
 	KUNIT_CASE(costly_order_never_kills),
 	KUNIT_CASE(costly_order_reclaims_once),
