@@ -133,6 +133,8 @@ static inline void __kcsan_check_access(const volatile void *ptr, size_t size, i
 #define round_down(x, a)	ALIGN_DOWN(x, a)
 
 #define BIT(n)			(1UL << (n))
+/* The highest set bit's number (Linux's ilog2() of a variable): @n must not be 0 */
+#define ilog2(n)		(63 - __builtin_clzl((unsigned long)(n)))
 #define BIT_ULL(n)		(1ULL << (n))
 
 /* The address of the instruction being executed (who takes a lock, where a WARN is) */

@@ -805,10 +805,51 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return alloc_pages_caller(NUMA_NO_NODE, gfp, order, __builtin_return_address(0));
 }
 
+/* Put @page, just taken off a list, into slot @slot: what alloc_pages() does to a page. */
+static __always_inline void bulk_hand_out(struct page **slot, struct page *page, gfp_t gfp)
+{
+	prep_new_page(page, 0, gfp);
+	*slot = page;
+}
+
 /*
- * The fast part of alloc_pages_bulk_node(): order-0 pages from this CPU's
- * list of the preferred zone, in one interrupts-off section, while the zone
- * stays above its low watermark.  Return: how many slots it filled.
+ * The slots this CPU's list could not fill, from the buddy lists: whole
+ * blocks, the largest that the remaining slots can use, cut into single
+ * pages (as split_page() cuts one) rather than split down to order 0 on the
+ * lists and taken off again one at a time.  The zone's lock is taken once.
+ * Interrupts are off.  Return: how many slots it filled.
+ */
+static unsigned long rmqueue_bulk_blocks(struct zone *zone, gfp_t gfp, unsigned long missing,
+					 struct page **slot)
+{
+	unsigned long taken = 0;
+
+	spin_lock(&zone->lock);
+	while (taken < missing) {
+		unsigned int order = min_t(unsigned int, ilog2(missing - taken), MAX_PAGE_ORDER);
+		struct page *block;
+
+		while (!(block = __rmqueue_smallest(zone, order)) && order)
+			order--;
+		if (!block)
+			break;
+		for (unsigned long i = 0; i < (1UL << order); i++, taken++) {
+			while (*slot)
+				slot++;
+			bulk_hand_out(slot, block + i, gfp);
+		}
+	}
+	spin_unlock(&zone->lock);
+	return taken;
+}
+
+/*
+ * The fast part of alloc_pages_bulk_node(), in one interrupts-off section,
+ * while the preferred zone stays above its low watermark with all of them
+ * taken: first the pages on this CPU's list of that zone (the cache-hot
+ * ones), then whole blocks of its buddy lists (rmqueue_bulk_blocks()); the
+ * list is not refilled a batch at a time on the way, which would put every
+ * page on it only to take it off again.  Return: how many slots it filled.
  */
 static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_pages,
 					  struct page **page_array)
@@ -817,7 +858,7 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
 	struct zone *zone = next_zones_zonelist(node_zonelist(nid, gfp)->_zonerefs,
 						highest)->zone;
 	struct per_cpu_pages *pcp;
-	unsigned long flags, taken = 0;
+	unsigned long flags, taken = 0, missing = 0;
 
 	if (!zone || !zone_watermark_ok(zone, 0, zone->watermark[WMARK_LOW] + nr_pages, highest,
 					ALLOC_WMARK_LOW))
@@ -825,19 +866,22 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
 	local_irq_save(flags);
 	pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	for (unsigned long i = 0; i < nr_pages; i++) {
-		struct page *page;
-
 		if (page_array[i])
 			continue;
-		page = __rmqueue_pcplist(zone, pcp);
-		if (!page)
-			break;
-		prep_new_page(page, 0, gfp);
-		zone_statistics(zone, zone);
-		page_array[i] = page;
+		if (list_empty(&pcp->list)) {
+			missing++;
+			continue;
+		}
+		bulk_hand_out(&page_array[i], __rmqueue_pcplist(zone, pcp), gfp);
 		taken++;
 	}
 	count_vm_events(PCP_ALLOC, taken);
+	if (missing)
+		taken += rmqueue_bulk_blocks(zone, gfp, missing, page_array);
+	/* zone_statistics() for all of them: the zone is the preferred one */
+	count_numa_events(zone->node, NUMA_HIT, taken);
+	count_numa_events(zone->node, zone->node == numa_node_id() ? NUMA_LOCAL : NUMA_OTHER,
+			  taken);
 	local_irq_restore(flags);
 	return taken;
 }
@@ -970,30 +1014,77 @@ void split_page(struct page *page, unsigned int order)
 		page_set(&page[i], PG_allocated);
 }
 
+/*
+ * Free @nr consecutive frames from @page, all of @zone and each checked and
+ * prepared as a single page, to the buddy lists as the largest aligned
+ * blocks they make up: one merge per block, not one per page.  Interrupts
+ * are off.
+ */
+static void free_run_to_buddy(struct page *page, unsigned long nr, struct zone *zone)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	spin_lock(&zone->lock);
+	while (nr) {
+		unsigned int order = min_t(unsigned int, ilog2(nr), MAX_PAGE_ORDER);
+
+		if (pfn)
+			order = min_t(unsigned int, order, __builtin_ctzl(pfn));
+		__free_one_page(pfn_to_page(pfn), pfn, zone, order);
+		pfn += 1UL << order;
+		nr -= 1UL << order;
+	}
+	spin_unlock(&zone->lock);
+}
+
 /**
  * free_pages_bulk - __free_pages(@pages[i], 0) for each of @nr single pages
  * @pages: pages from alloc_pages_bulk_node() or alloc_pages() of order 0;
  *	   NULL slots are skipped
  * @nr: slots in @pages
  *
- * The same checks and reports as __free_pages(), with one interrupts-off
- * section for all of them: each page goes to this CPU's list of its zone.
+ * The same checks and reports as __free_pages(), page by page, with one
+ * interrupts-off section for all of them.  Pages go to this CPU's list of
+ * their zone while it has room below its high mark; the rest, which would
+ * only be drained from the list a batch later, go straight to the buddy
+ * lists, each run of consecutive frames (as rmqueue_bulk_blocks() handed
+ * them out) as whole blocks.
  * Context: any; may be called with interrupts off.
  */
 void free_pages_bulk(struct page **pages, unsigned long nr)
 {
 	void *caller = __builtin_return_address(0);
-	unsigned long flags;
+	struct zone *run_zone = NULL;
+	struct page *run = NULL;
+	unsigned long flags, run_len = 0;
 
 	local_irq_save(flags);
 	for (unsigned long i = 0; i < nr; i++) {
 		struct page *page = pages[i];
+		struct per_cpu_pages *pcp;
+		struct zone *zone;
 
 		if (!page || !free_pages_check(page, 0, caller))
 			continue;
 		free_block_prepare(page, 0);
-		__free_unref_page(page, page_zone(page));
+		zone = page_zone(page);
+		pcp = this_cpu_ptr(zone->per_cpu_pageset);
+		if (pcp->count + 1 < pcp->high) {
+			__free_unref_page(page, zone);	/* below the mark: never drains */
+			continue;
+		}
+		if (run && zone == run_zone && page == run + run_len) {
+			run_len++;
+			continue;
+		}
+		if (run)
+			free_run_to_buddy(run, run_len, run_zone);
+		run = page;
+		run_len = 1;
+		run_zone = zone;
 	}
+	if (run)
+		free_run_to_buddy(run, run_len, run_zone);
 	local_irq_restore(flags);
 }
 

@@ -52,6 +52,12 @@ static inline void count_numa_event(int nid, enum numa_stat_item item)
 	this_cpu_inc(vm_numa_event_states.numa_event[item][nid]);
 }
 
+/* @n events at once (a bulk allocation's pages) */
+static inline void count_numa_events(int nid, enum numa_stat_item item, unsigned long n)
+{
+	this_cpu_add(vm_numa_event_states.numa_event[item][nid], n);
+}
+
 void all_vm_events(unsigned long buf[NR_VM_EVENT_ITEMS]);
 unsigned long cpu_vm_event(unsigned int cpu, enum vm_event_item item);
 unsigned long global_vm_event(enum vm_event_item item);

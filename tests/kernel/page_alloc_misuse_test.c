@@ -395,6 +395,48 @@ static void poison_catches_write_after_free(struct kunit *test)
 	expect_harmless(test, 0);
 }
 
+/*
+ * free_pages_bulk() past this CPU's list gives runs of consecutive frames
+ * to the buddy lists as blocks: a page freed twice in the middle of a run,
+ * and a page already back in the buddy lists, are each reported once and
+ * skipped, and the run is given back around them, nothing lost.
+ */
+static void bulk_free_reports_double_frees_amid_a_run(struct kunit *test)
+{
+	struct zone *top = top_zone();
+	struct per_cpu_pages *pcp = per_cpu_ptr(top->per_cpu_pageset, smp_processor_id());
+	unsigned long pos, n = (unsigned long)pcp->high + 64;
+	enum { MOST = 1024 };
+	static struct page *pages[MOST + 1];
+	struct page *freed_early, *twice;
+	const char *log;
+	char what[48];
+
+	kunit_expect_report(test, "BUG: Bad page free");
+	KUNIT_ASSERT_LE(test, n, (unsigned long)MOST);
+	drain_all_pages();
+	memset(pages, 0, sizeof(pages));
+	KUNIT_ASSERT_EQ(test, alloc_pages_bulk_node(GFP_KERNEL, NUMA_NO_NODE, n, pages), n);
+	/* one page freed on its own, then drained into the buddy lists */
+	freed_early = pages[n - 30];
+	__free_pages(freed_early, 0);
+	drain_all_pages();
+	/* and one page twice, both times past the list's mark */
+	twice = pages[n - 10];
+	pages[n] = twice;
+	pos = printk_log_pos();
+	free_pages_bulk(pages, n + 1);
+	log = log_since(pos);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "BUG: Bad page free:"), 2);
+	KUNIT_EXPECT_EQ(test, count_substr(log, "double free"), 2);
+	snprintf(what, sizeof(what), "pfn:%#lx ", page_to_pfn(freed_early));
+	KUNIT_EXPECT_EQ(test, count_substr(log, what), 1);
+	snprintf(what, sizeof(what), "pfn:%#lx ", page_to_pfn(twice));
+	KUNIT_EXPECT_EQ(test, count_substr(log, what), 1);
+	drain_all_pages();
+	expect_harmless(test, 2);
+}
+
 static struct kunit_case page_alloc_misuse_cases[] = {
 	KUNIT_CASE(double_free_is_reported),
 	KUNIT_CASE(wrong_order_is_reported),
@@ -405,6 +447,7 @@ static struct kunit_case page_alloc_misuse_cases[] = {
 	KUNIT_CASE(bad_address_is_reported),
 	KUNIT_CASE(order_too_large_is_refused),
 	KUNIT_CASE(poison_catches_write_after_free),
+	KUNIT_CASE(bulk_free_reports_double_frees_amid_a_run),
 	{}
 };
 

@@ -8,8 +8,9 @@
  * of memory can be taken and given back, that __GFP_DMA and __GFP_DMA32 are
  * honoured and GFP_KERNEL prefers the highest zone, that watermarks are
  * sane and only GFP_ATOMIC may go below min, that alloc_pages_exact() gives
- * back the tail, that __GFP_ZERO zeroes dirty pages, and that order-0 frees
- * go to the CPU's own list and drain back.
+ * back the tail, that __GFP_ZERO zeroes dirty pages, that order-0 frees
+ * go to the CPU's own list and drain back, and that the bulk calls take
+ * whole blocks beyond that list and give them back as whole blocks.
  *
  * Misuse and poisoning are in page_alloc_misuse_test.c; shrinkers and the
  * OOM killer in page_alloc_reclaim_test.c.
@@ -784,6 +785,52 @@ static void pcp_lists_fill_and_drain(struct kunit *test)
 }
 
 /*
+ * alloc_pages_bulk_node() asked for more than this CPU's list holds: the
+ * list gives what it has, then whole buddy blocks are cut into pages (the
+ * list is never refilled on the way), so the pages come out as runs of
+ * consecutive frames, each page handed out once.  free_pages_bulk() fills
+ * the list to just below its mark (never draining it) and gives the rest
+ * back as blocks: after a drain the free lists are exactly as before.
+ */
+static void bulk_pages_come_from_whole_blocks_and_go_back_as_runs(struct kunit *test)
+{
+	struct zone *top = top_zone();
+	struct per_cpu_pages *pcp = per_cpu_ptr(top->per_cpu_pageset, smp_processor_id());
+	unsigned long refills = global_vm_event(PCP_REFILL), drains = global_vm_event(PCP_DRAIN);
+	unsigned long blocks[NR_PAGE_ORDERS] = { [0] = 1024 }, runs = 1;
+	bool whole_block = READ_ONCE(top->free_area[MAX_PAGE_ORDER].nr_free) != 0;
+	enum { N = 1024 };
+	static struct page *pages[N];
+
+	need_free_blocks(test, top, blocks);
+	KUNIT_ASSERT_EQ(test, pcp->count, 0);	/* drained by init */
+	memset(pages, 0, sizeof(pages));
+	KUNIT_ASSERT_EQ(test, alloc_pages_bulk_node(GFP_KERNEL, NUMA_NO_NODE, N, pages), N);
+	KUNIT_EXPECT_EQ(test, global_vm_event(PCP_REFILL), refills);
+	for (unsigned int i = 0; i < N; i++) {
+		KUNIT_EXPECT_PTR_EQ(test, page_zone(pages[i]), top);
+		KUNIT_EXPECT_TRUE(test, page_test(pages[i], PG_allocated));
+		KUNIT_EXPECT_EQ(test, allocated_order(pages[i]), 0U);
+		/* the owner's word is 0 when handed out: a page handed out twice shows 1 */
+		KUNIT_EXPECT_EQ(test, page_private(pages[i]), 0UL);
+		set_page_private(pages[i], 1);
+		if (i && page_to_pfn(pages[i]) != page_to_pfn(pages[i - 1]) + 1)
+			runs++;
+	}
+	/* with a free order-10 block, the first one taken is the whole array */
+	if (whole_block)
+		KUNIT_EXPECT_EQ(test, runs, 1UL);
+	for (unsigned int i = 0; i < N; i++)
+		set_page_private(pages[i], 0);
+
+	free_pages_bulk(pages, N);
+	KUNIT_EXPECT_EQ(test, pcp->count, pcp->high - 1);
+	KUNIT_EXPECT_EQ(test, global_vm_event(PCP_DRAIN), drains);
+	KUNIT_EXPECT_EQ(test, nr_free_pages(), pa_ctx.free_before);
+	expect_all_restored(test);
+}
+
+/*
  * __GFP_COMP: every page of the block leads to its head in O(1), which is
  * how kfree() will find a large kmalloc or a multi-page slab from any
  * address inside it.  A tail page freed on its own is named as such.
@@ -846,6 +893,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(gfp_zero_zeroes_dirty_pages),
 	KUNIT_CASE(vmstat_counts_each_order),
 	KUNIT_CASE(pcp_lists_fill_and_drain),
+	KUNIT_CASE(bulk_pages_come_from_whole_blocks_and_go_back_as_runs),
 	KUNIT_CASE(compound_blocks_know_their_head),
 	{}
 };
