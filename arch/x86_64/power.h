@@ -13,6 +13,8 @@
 #define QEMU_EXIT_BENCH_DONE	0x12
 #define QEMU_EXIT_TORTURE_CLEAN	0x13
 #define QEMU_EXIT_TORTURE_FAILED	0x14
+#define QEMU_EXIT_REPLAY_CLEAN	0x15
+#define QEMU_EXIT_REPLAY_FAILED	0x16
 
 void qemu_exit(u8 value);
 __noreturn void machine_power_off(void);
