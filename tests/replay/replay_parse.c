@@ -198,8 +198,8 @@ static int parse_slots(struct parser *ps)
 	return 0;
 }
 
-/* The id (field 1) and the cpu (the last field) of an event line of @n fields. */
-static int id_and_cpu(struct parser *ps, unsigned int n, u64 *id, u64 *cpu)
+/* The field count of an event line (@n) and its id (field 1); S must have come. */
+static int id_and_cpu(struct parser *ps, unsigned int n, u64 *id)
 {
 	int err = fields(ps, n) ?: number(ps, 1, 10, ~0ULL, id);
 
@@ -259,7 +259,7 @@ static int parse_alloc(struct parser *ps, enum replay_op op)
 	u64 id, cpu, arg, gfp = 0;
 	int err;
 
-	err = id_and_cpu(ps, n, &id, &cpu);
+	err = id_and_cpu(ps, n, &id);
 	if (err)
 		return err;
 	err = alloc_arg(ps, op, &arg) ?:
@@ -270,8 +270,7 @@ static int parse_alloc(struct parser *ps, enum replay_op op)
 	if (id >= t->slots)
 		return refuse(ps, "id %llu >= S %lu", (unsigned long long)id, t->slots);
 	if (ps->slot[id] != NO_EVENT)
-		return refuse(ps, "id %llu already live (line of event %u)", (unsigned long long)id,
-			      ps->slot[id]);
+		return refuse(ps, "id %llu already live", (unsigned long long)id);
 	t->events[t->nr_events] = (struct replay_event){ .op = op, .kind = op, .cpu = cpu,
 		.id = id, .arg = arg, .gfp = gfp };
 	ps->slot[id] = ++t->nr_events;
@@ -285,7 +284,7 @@ static int parse_free(struct parser *ps)
 	u64 id, cpu;
 	int err;
 
-	err = id_and_cpu(ps, 3, &id, &cpu) ?: check_cpu(ps, 2, &cpu);
+	err = id_and_cpu(ps, 3, &id) ?: check_cpu(ps, 2, &cpu);
 	if (err)
 		return err;
 	if (id >= t->slots)
@@ -367,8 +366,10 @@ static int parse_all(struct parser *ps, const char *text, size_t len)
 	err = alloc_tables(ps, lines, cache_lines);
 	if (err)
 		return err;
-	if (!len)
+	if (!len) {
+		ps->line = 1;
 		return refuse(ps, "first line is not \"#kmem-replay 1\"");
+	}
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *eol = nl ? nl : end;
