@@ -569,7 +569,7 @@ static void print_summary(const char *t, const struct replay_result *r)
 	unsigned long long instr = replay_instr_tenths(r), hl = held_per_live_milli(r);
 	unsigned long long frag = frag_milli(r);
 
-	printk("replay: %s on %u CPU%s: %lu ops, %llu.%llu instructions/op (empty region %llu), "
+	printk("replay: %s on %u CPU%s: %lu ops, %llu.%llu TSC ticks/op (empty region %llu), "
 	       "%lu allocation failures, %lu id errors\n", t, r->cpus, r->cpus == 1 ? "" : "s",
 	       r->ops, instr / 10, instr % 10, (unsigned long long)r->empty, r->alloc_failures, r->id_errors);
 	if (r->cpus != 1)
