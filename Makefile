@@ -371,7 +371,8 @@ $(BENCH_KERNEL): FORCE
 test-monitor: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py monitor --kernel $(KERNEL) --matrix tests/matrix.txt
 
-# The in-kernel table, then the host build's instruction counts (callgrind).
+# The in-kernel table (and, when traces are shipped, a second boot that replays them on 8 CPUs:
+# docs/bench.md section 8), then the host build's instruction counts (callgrind).
 bench: deps $(BENCH_KERNEL)
 	$(PYTHON) tests/qemu_runner.py bench --kernel $(BENCH_KERNEL) --bench '$(BENCH)' \
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args='$(QEMU_ARGS)'

@@ -1193,6 +1193,9 @@ def replay_clean(status, lines):
 
 def cmd_replay(a):
     """make replay TRACE=file [SMP=N]: the figures of each trace, beside Linux's if known."""
+    missing = [t for t in a.trace if not os.path.isfile(t)]
+    if missing:
+        raise SystemExit("qemu_runner: no such trace: %s" % " ".join(missing))
     qemu_args = shlex.split(a.qemu_args)
     if not has_option(qemu_args, "-m"):
         qemu_args += ["-m", "1G"]
