@@ -1304,13 +1304,16 @@ def print_linux_comparison(ours, path, wall):
           % (os.path.relpath(path, ROOT), header.get("date", ["?"])[0]))
     kernels_used = ", ".join(k.split()[1] for k in header.get("kernel", []))
     print("  kernels %s; command line: %s" % (kernels_used, header.get("cmdline", ["?"])[0]))
-    print("%-44s %-16s %9s" % ("benchmark", "linux key", "ours")
+    # (the traces' keys and names are longer than the rows': the columns widen for them)
+    nw = max([44] + [len(name) for _, _, name in ours])
+    kw = max([16] + [len(key) for key, _, _ in ours])
+    print("%-*s %-*s %9s" % (nw, "benchmark", kw, "linux key", "ours")
           + "".join("%11s" % ("Linux " + s) for s in series) + "  ours/best")
     for key, figure, name in ours:
         theirs = figures.get(key, [])
         known = [float(t) for t in theirs if t != "-"]
-        ratio = "%9.2fx" % (float(figure) / min(known)) if known else "%10s" % "-"
-        print("%-44s %-16s %9s" % (name, key, figure)
+        ratio = "%9.2fx" % (float(figure) / min(known)) if known and min(known) else "%10s" % "-"
+        print("%-*s %-*s %9s" % (nw, name, kw, key, figure)
               + "".join("%11s" % t for t in theirs + ["-"] * (len(series) - len(theirs)))
               + " " + ratio)
 
