@@ -1231,7 +1231,8 @@ REPLAY_STAGE_MACHINE = "-machine q35 -m 1G -smp %d"
 
 
 def replay_stage(kernel):
-    """Every trace replayed on 1 and 4 CPUs without a report, leak or id error: (passed, failed)."""
+    """Every trace replayed on 1 and 4 CPUs without a report, leak or id error, and a malformed
+    one refused: (passed, failed)."""
     passed = failed = 0
     traces = shipped_traces() + [REPLAY_SAMPLE]
     for cpus in (1, 4):
@@ -1250,7 +1251,26 @@ def replay_stage(kernel):
                                             "s" * (len(traces) > 1), cpus, "s" * (cpus > 1),
                                             took, log), flush=True)
         passed, failed = passed + ok, failed + (not ok)
-    return passed, failed
+    with tempfile.TemporaryDirectory(prefix="kmem-replay-bad-") as scratch:
+        bad = os.path.join(scratch, "malformed.kmr")
+        with open(bad, "w") as f:
+            f.write(REPLAY_MALFORMED)
+        status, lines, took = run_replay(kernel, [bad, REPLAY_SAMPLE], REPLAY_STAGE_MACHINE % 1,
+                                         "replay.cpus=1", "replay-malformed.log", False,
+                                         timeout=300)
+    ok = status == EXIT_REPLAY_FAILED and REPLAY_REFUSAL in lines and \
+        "replay: malformed: refused (nothing replayed)" in lines and \
+        any(l.startswith("replay: FAILED: a trace refused") for l in lines)
+    print("  %s - a malformed trace is refused on its line, and fails the replay (%.0f s)"
+          % ("ok" if ok else "not ok", took), flush=True)
+    if not ok:
+        print("\n".join("      " + l for l in lines if REPLAY_SHOWN.search(l))[-2000:])
+    return passed + ok, failed + (not ok)
+
+
+# The stage's self-test: a trace whose fourth line frees an id that is not live.
+REPLAY_MALFORMED = "#kmem-replay 1\nS 4\na 0 8 cc0 0\nf 1 0\n"
+REPLAY_REFUSAL = "replay: line 4: id 1 not live"
 
 
 def bench_traces(a):
