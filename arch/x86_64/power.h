@@ -6,7 +6,7 @@
 
 /*
  * Values for the isa-debug-exit device (-device isa-debug-exit,iobase=0xf4):
- * QEMU exits with status (value << 1) | 1, so these become 33, 35 and 37.
+ * QEMU exits with status (value << 1) | 1, so these become 33, 35, 37 and so on.
  */
 #define QEMU_EXIT_TESTS_DONE	0x10
 #define QEMU_EXIT_PANIC		0x11
