@@ -10,6 +10,9 @@
 #   make torture         the allocator torture test: every allocator on every CPU, every checker,
 #                        for TORTURE_SECONDS (600) on TORTURE_CPUS (4); TORTURE_SEED=, TORTURE_MIX=,
 #                        TORTURE_ARGS (QEMU), TORTURE_CMDLINE (kernel); KASAN=1, CMDLINE=slab_debug
+#   make replay TRACE=f  replay an allocation trace (<T>.kmr or .kmr.gz, captured from Linux:
+#                        docs/bench.md, section 8) under -icount on SMP CPUs (1; SMP=8 for
+#                        the 2, 4 and 8-CPU runs too), -m 1G; its figures beside Linux's
 #   make test-host       only the host tests (tests/host: mm/ under ASan/UBSan)
 #   make mutants         put each bug of tests/mutants.txt into a copy of the tree and say
 #                        which test caught it, and the score (MUTANTS='id1,id2' for some)
@@ -69,14 +72,16 @@ KASAN_C := $(wildcard mm/kasan/*.c) arch/x86_64/kasan_init.c
 CORE_C := $(filter-out $(KASAN_C),$(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)) \
 	$(if $(filter 1,$(KASAN)),$(KASAN_C))
 CORE_ASM := $(wildcard boot/*.asm arch/x86_64/*.asm)
-TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/torture/*.c)
+TEST_C := $(wildcard tests/kunit/*.c tests/kernel/*.c tests/bench/*.c tests/torture/*.c \
+	tests/replay/*.c)
 # GRADE_EXTRA=dir: an instructor's hidden suites, built in like tests/kernel (docs/labs/README.md)
 EXTRA_DIR := $(if $(GRADE_EXTRA),$(abspath $(GRADE_EXTRA)))
 EXTRA_C := $(if $(EXTRA_DIR),$(wildcard $(EXTRA_DIR)/*.c))
 # (objects under the directory's own path: another directory's file of the same name,
 # older than the object, must not pass for it)
 EXTRA_OBJS := $(patsubst $(EXTRA_DIR)/%.c,$(BUILD)/grade-extra$(EXTRA_DIR)/%.o,$(EXTRA_C))
-SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/torture/*.c)
+SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c tests/torture/*.c \
+	tests/replay/*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM))
@@ -158,7 +163,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture clean deps \
+.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture replay clean deps \
 	kasan-kernels kcsan-kernels \
 	bench-linux compile_commands.json grade handout test-labs mutants
 all: $(KERNEL) $(ISO)
@@ -366,7 +371,8 @@ $(BENCH_KERNEL): FORCE
 test-monitor: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py monitor --kernel $(KERNEL) --matrix tests/matrix.txt
 
-# The in-kernel table, then the host build's instruction counts (callgrind).
+# The in-kernel table (and, when traces are shipped, a second boot that replays them on 8 CPUs:
+# docs/bench.md section 8), then the host build's instruction counts (callgrind).
 bench: deps $(BENCH_KERNEL)
 	$(PYTHON) tests/qemu_runner.py bench --kernel $(BENCH_KERNEL) --bench '$(BENCH)' \
 		$(if $(filter 1,$(BENCH_WALL)),--wall) --qemu-args='$(QEMU_ARGS)'
@@ -389,6 +395,15 @@ TORTURE_OPTIONS = --kernel $(KERNEL) --seconds $(TORTURE_SECONDS) \
 		$(if $(TORTURE_MIX),torture.mix=$(TORTURE_MIX)))'
 torture: deps $(KERNEL)
 	$(PYTHON) tests/qemu_runner.py torture $(TORTURE_OPTIONS)
+
+# A trace of Linux's allocations replayed on the benchmark kernel (tests/replay/, docs/bench.md
+# section 8): make replay TRACE=tests/traces/tmpfs.kmr.gz SMP=8.  QEMU_ARGS adds QEMU options
+# (a -m there replaces 1G), CMDLINE kernel options (replay.cpus=1,4); BENCH_WALL=1 drops -icount.
+replay: deps $(BENCH_KERNEL)
+	@test -n "$(TRACE)" || { echo "usage: make replay TRACE=file.kmr[.gz] [SMP=N]" >&2; exit 1; }
+	$(PYTHON) tests/qemu_runner.py replay --kernel $(BENCH_KERNEL) \
+		$(foreach t,$(TRACE),--trace '$(t)') --smp $(SMP) --qemu-args='$(QEMU_ARGS)' \
+		--cmdline='$(CMDLINE)' $(if $(filter 1,$(BENCH_WALL)),--wall)
 
 # Linux's own allocators, measured like ours; writes tests/bench/linux-reference.txt, which
 # make bench reads.  Not part of make test: it downloads two kernels and boots each twice.

@@ -7,7 +7,8 @@
  * reported, then what GRUB told us, then the firmware tables.  What the
  * kernel does afterwards is chosen on the command line: "kunit" runs the
  * in-kernel tests, "bench" the benchmarks, "torture" the allocator torture
- * test (make torture), and otherwise the monitor starts.
+ * test (make torture), "replay" replays the allocation traces GRUB brought
+ * as modules (make replay), and otherwise the monitor starts.
  */
 #include "kernel/cmdline.h"
 #include "kernel/lockdep.h"
@@ -41,6 +42,7 @@
 #include "kunit/test.h"
 #include "bench/bench.h"
 #include "torture/torture.h"
+#include "replay/replay.h"
 
 void kmain(u32 magic, u32 info);
 
@@ -194,6 +196,14 @@ static void run_benchmarks(void)
 	machine_power_off();
 }
 
+static void run_replay(void)
+{
+	bool clean = replay_main();
+
+	qemu_exit(clean ? QEMU_EXIT_REPLAY_CLEAN : QEMU_EXIT_REPLAY_FAILED);
+	machine_power_off();
+}
+
 static void run_torture(void)
 {
 	bool clean = torture_run();
@@ -267,5 +277,7 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 		run_benchmarks();
 	if (cmdline_has("torture"))
 		run_torture();
+	if (cmdline_has("replay"))
+		run_replay();
 	monitor_run();
 }

@@ -1303,3 +1303,28 @@ unsigned long nr_free_pages(void)
 		free += zone_free_pages(zone);
 	return free;
 }
+
+/**
+ * nr_free_buddy_pages - free pages in the buddy lists' blocks of order >= @min_order
+ * @min_order: the smallest block to count (0: every free page on a buddy list)
+ *
+ * Every zone of every node, each read under its lock, so the count is exact
+ * at the moment each zone is read; the per-CPU lists are not counted (their
+ * pages are not in blocks).  The replayer's fragmentation figure divides the
+ * count of order >= 3 by the count of order >= 0 (docs/bench.md, section 8).
+ * Context: any but an interrupt handler that interrupted a holder of a zone lock.
+ * Return: the number of pages.
+ */
+unsigned long nr_free_buddy_pages(unsigned int min_order)
+{
+	unsigned long pages = 0, flags;
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		spin_lock_irqsave(&zone->lock, flags);
+		for (unsigned int order = min_order; order < NR_PAGE_ORDERS; order++)
+			pages += zone->free_area[order].nr_free << order;
+		spin_unlock_irqrestore(&zone->lock, flags);
+	}
+	return pages;
+}

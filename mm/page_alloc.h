@@ -263,6 +263,7 @@ void free_pages(unsigned long addr, unsigned int order);
 void *alloc_pages_exact(size_t size, gfp_t gfp);
 void free_pages_exact(void *virt, size_t size);
 unsigned long nr_free_pages(void);
+unsigned long nr_free_buddy_pages(unsigned int min_order);
 unsigned int check_free_lists(void);
 void drain_all_pages(void);
 

@@ -247,6 +247,7 @@ void kmem_cache_flush_cpus(struct kmem_cache *s);
 void kmem_cache_shrink_all(void);
 void slab_free_quarantined(void *obj);
 unsigned long cache_sheaf_objects(struct kmem_cache *s);
+unsigned long nr_slab_pages(void);	/* mm/slab_monitor.c */
 bool slab_object_was_freed(struct page *slab, void *obj, void *caller);
 void kmem_cache_init(void);
 struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, unsigned int size,

@@ -39,14 +39,18 @@ as its last line where it runs tests):
   monitor   bad input at the monitor prompt, the docs' transcripts, make run UEFI=1
             (tests/monitor_check.py; make test-monitor)
   torture   the allocator torture test (make torture; tests/torture/)
-  all       host results + the QEMU matrix + a short torture run + monitor + the self-test
-            (make test);
+  replay    replay allocation traces (make replay; tests/replay/)
+  all       host results + the QEMU matrix + a short torture run + the traces replayed
+            + monitor + the self-test (make test);
             a matrix line that says "kernel=NAME" boots the kernel built with
             NAME=1 (--kernel-variant NAME=PATH: kasan, ubsan, kcsan), the KASAN
             self-test the KASAN kernel, and --only-variant NAME runs only those
 """
 
 import argparse
+import fnmatch
+import glob
+import gzip
 import os
 import re
 import select
@@ -66,6 +70,8 @@ EXIT_PANIC = (0x11 << 1) | 1
 EXIT_BENCH_DONE = (0x12 << 1) | 1
 EXIT_TORTURE_CLEAN = (0x13 << 1) | 1
 EXIT_TORTURE_FAILED = (0x14 << 1) | 1
+EXIT_REPLAY_CLEAN = (0x15 << 1) | 1
+EXIT_REPLAY_FAILED = (0x16 << 1) | 1
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = os.path.join(ROOT, "build", "test-logs")
@@ -80,8 +86,12 @@ OVMF_PAIRS = [
 
 # ---------------------------------------------------------------- the image
 
-def make_iso(kernel, cmdline, output):
+def make_iso(kernel, cmdline, output, modules=()):
     """Build a hybrid BIOS/UEFI ISO whose GRUB boots KERNEL with CMDLINE.
+
+    MODULES: (path, name) pairs: each file is copied to /boot/NAME and
+    loaded by a "module2 /boot/NAME NAME" line, so the kernel finds it by
+    its string (the replayer's traces: tests/replay/).
 
     The image gets KERNEL without its debug information and its ELF symbol
     table (seven eighths of the file; the kernel has its own symbol table,
@@ -99,8 +109,13 @@ def make_iso(kernel, cmdline, output):
         os.makedirs(os.path.join(tree, "boot", "grub"))
         subprocess.run(["objcopy", "--strip-all", kernel,
                         os.path.join(tree, "boot", "kernel.elf")], check=True)
+        lines = []
+        for path, name in modules:
+            shutil.copy(path, os.path.join(tree, "boot", name))
+            lines.append("module2 /boot/%s %s" % (name, name))
         with open(os.path.join(tree, "boot", "grub", "grub.cfg"), "w") as f:
-            f.write(template.replace("@CMDLINE@", quoted))
+            f.write(template.replace("@CMDLINE@", quoted)
+                    .replace("@MODULES@", "\n\t\t".join(lines)))
         done = subprocess.run(["grub-mkrescue", "-o", output, tree],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if done.returncode != 0:
@@ -1006,6 +1021,7 @@ def cmd_bench(a):
     if status != EXIT_BENCH_DONE:
         print("bench: QEMU ended with status %s; see build/test-logs/bench.log" % status)
         return 1
+    ours += bench_traces(a)
     if ours:
         print_linux_comparison(ours, a.linux_reference, a.wall)
     if a.bench == "*" and not a.wall and default_machine:
@@ -1109,6 +1125,172 @@ def torture_stage(kernel):
     return passed + ok, failed + (not ok)
 
 
+# ---------------------------------------------------------------- the traces
+
+TRACES = os.path.join(ROOT, "tests", "traces")
+REPLAY_SAMPLE = os.path.join(ROOT, "tests", "replay", "sample.kmr")
+# The lines of a replay worth showing: its own, and any report.
+REPLAY_SHOWN = re.compile(r"^replay:|BUG|WARNING|Kernel panic|Oops")
+REPLAY_ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
+
+
+def shipped_traces():
+    """The traces captured from Linux that the repository ships (tests/traces/<T>.kmr.gz)."""
+    return sorted(glob.glob(os.path.join(TRACES, "*.kmr.gz")))
+
+
+def trace_name(path):
+    """tests/traces/tmpfs.kmr.gz -> tmpfs"""
+    name = os.path.basename(path)
+    for suffix in (".gz", ".kmr"):
+        if name.endswith(suffix):
+            name = name[:-len(suffix)]
+    return name
+
+
+def prepare_traces(paths, scratch, max_events=None):
+    """Each trace decompressed (if a .gz) into SCRATCH, with only its first MAX_EVENTS
+    events if given (a prefix of a valid trace is valid: an object is freed after it is
+    allocated, a cache declared before its use); [(path, "<T>.kmr")] for make_iso()."""
+    modules = []
+    for path in paths:
+        name = trace_name(path) + ".kmr"
+        out = os.path.join(scratch, name)
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as src, \
+                open(out, "wb") as dst:
+            if max_events is None:
+                shutil.copyfileobj(src, dst)
+            else:
+                events = 0
+                for line in src:
+                    events += line[:1] in (b"a", b"k", b"p", b"v", b"f")
+                    if events > max_events:
+                        break
+                    dst.write(line)
+        modules.append((out, name))
+    return modules
+
+
+def run_replay(kernel, traces, qemu_args, cmdline, log_name, icount, max_events=None,
+               timeout=3600):
+    """Boot KERNEL with "replay" and the TRACES as modules; return (status, lines, seconds).
+    ICOUNT: under -icount (the figures are instructions); else as fast as TCG goes."""
+    start = time.monotonic()
+    args = (REPLAY_ICOUNT if icount else []) + shlex.split(qemu_args)
+    with tempfile.TemporaryDirectory(prefix="kmem-replay-") as scratch:
+        modules = prepare_traces(traces, scratch, max_events)
+        iso = os.path.join(scratch, "kmem.iso")
+        make_iso(kernel, ("replay " + cmdline).strip(), iso, modules)
+        status, lines = run_qemu(qemu_command(iso, args, False, scratch), timeout,
+                                 os.path.join(LOG_DIR, log_name),
+                                 stop_when=lambda l: l.startswith("replay: done"))
+    return status, lines, time.monotonic() - start
+
+
+def replay_clean(status, lines):
+    return status == EXIT_REPLAY_CLEAN and "replay: clean" in lines
+
+
+def cmd_replay(a):
+    """make replay TRACE=file [SMP=N]: the figures of each trace, beside Linux's if known."""
+    missing = [t for t in a.trace if not os.path.isfile(t)]
+    if missing:
+        raise SystemExit("qemu_runner: no such trace: %s" % " ".join(missing))
+    qemu_args = shlex.split(a.qemu_args)
+    if not has_option(qemu_args, "-m"):
+        qemu_args += ["-m", "1G"]
+    if "-smp" not in qemu_args:
+        qemu_args += ["-smp", str(a.smp)]
+    cmdline = ("replay.figures=1 " + a.cmdline).strip()
+    print("make replay: %s on %s%s; figures are %s" % (
+        " ".join(os.path.relpath(t) for t in a.trace), " ".join(qemu_args),
+        "; kernel: " + cmdline, "wall-clock TSC cycles" if a.wall else
+        "guest instructions (QEMU -icount: the TSC counts instructions)"), flush=True)
+    status, lines, took = run_replay(a.kernel, a.trace, " ".join(shlex.quote(w) for w in qemu_args),
+                                     cmdline, "replay.log", not a.wall, timeout=a.timeout)
+    ours = []
+    for line in lines:
+        m = LINUX_ROW.match(line)
+        if m:
+            ours.append(m.groups())
+        elif REPLAY_SHOWN.search(line):
+            print(line)
+    if ours:
+        print_linux_comparison(ours, a.linux_reference, a.wall)
+    if replay_clean(status, lines):
+        print("1 passed, 0 failed (%.0f s; log: build/test-logs/replay.log)" % took)
+        return 0
+    print("replay: QEMU ended with status %s (see build/test-logs/replay.log)" % status)
+    print("0 passed, 1 failed")
+    return 1
+
+
+# make test's replay: each shipped trace's first events, and the sample, on 1 and on 4 CPUs.
+REPLAY_STAGE_EVENTS = 20000
+REPLAY_STAGE_MACHINE = "-machine q35 -m 1G -smp %d"
+
+
+def replay_stage(kernel):
+    """Every trace replayed on 1 and 4 CPUs without a report, leak or id error, and a malformed
+    one refused: (passed, failed)."""
+    passed = failed = 0
+    traces = shipped_traces() + [REPLAY_SAMPLE]
+    for cpus in (1, 4):
+        machine = REPLAY_STAGE_MACHINE % cpus
+        log = "replay-%dcpu.log" % cpus
+        status, lines, took = run_replay(kernel, traces, machine,
+                                         with_lockdep(shlex.split(machine),
+                                                      "replay.cpus=%d" % cpus),
+                                         log, False, REPLAY_STAGE_EVENTS, timeout=600)
+        ok = replay_clean(status, lines)
+        for line in lines:
+            if REPLAY_SHOWN.search(line) and not line.startswith("replay: done"):
+                print("  " + line)
+        print("  %s - %d trace%s replayed on %d CPU%s: no report, leak or id error (%.0f s; "
+              "log: build/test-logs/%s)" % ("ok" if ok else "not ok", len(traces),
+                                            "s" * (len(traces) > 1), cpus, "s" * (cpus > 1),
+                                            took, log), flush=True)
+        passed, failed = passed + ok, failed + (not ok)
+    with tempfile.TemporaryDirectory(prefix="kmem-replay-bad-") as scratch:
+        bad = os.path.join(scratch, "malformed.kmr")
+        with open(bad, "w") as f:
+            f.write(REPLAY_MALFORMED)
+        status, lines, took = run_replay(kernel, [bad, REPLAY_SAMPLE], REPLAY_STAGE_MACHINE % 1,
+                                         "replay.cpus=1", "replay-malformed.log", False,
+                                         timeout=300)
+    ok = status == EXIT_REPLAY_FAILED and REPLAY_REFUSAL in lines and \
+        "replay: malformed: refused (nothing replayed)" in lines and \
+        any(l.startswith("replay: FAILED: a trace refused") for l in lines)
+    print("  %s - a malformed trace is refused on its line, and fails the replay (%.0f s)"
+          % ("ok" if ok else "not ok", took), flush=True)
+    if not ok:
+        print("\n".join("      " + l for l in lines if REPLAY_SHOWN.search(l))[-2000:])
+    return passed + ok, failed + (not ok)
+
+
+# The stage's self-test: a trace whose fourth line frees an id that is not live.
+REPLAY_MALFORMED = "#kmem-replay 1\nS 4\na 0 8 cc0 0\nf 1 0\n"
+REPLAY_REFUSAL = "replay: line 4: id 1 not live"
+
+
+def bench_traces(a):
+    """make bench's second boot: every shipped trace on 8 CPUs under -icount; its rows."""
+    traces = shipped_traces()
+    if not traces or a.wall or not fnmatch.fnmatch("trace", a.bench):
+        return []
+    status, lines, took = run_replay(a.kernel, traces, "-machine pc -m 1G -smp 8",
+                                     "replay.figures=1", "bench-replay.log", True)
+    print("make bench: the traces (%s) replayed on -smp 8 -m 1G in %.0f s" %
+          (" ".join(trace_name(t) for t in traces), took))
+    for line in lines:
+        if line.startswith("replay: ") and not line.startswith("replay: done"):
+            print(line)
+    if not replay_clean(status, lines):
+        print("bench: the replay ended with status %s; see build/test-logs/bench-replay.log"
+              % status)
+    return [LINUX_ROW.match(l).groups() for l in lines if LINUX_ROW.match(l)]
+
+
 # "bench: linux KEY FIGURE ROW NAME": a row that make bench-linux measured on Linux too.
 LINUX_ROW = re.compile(r"^bench: linux (\S+) (\S+) (.*)$")
 
@@ -1142,13 +1324,16 @@ def print_linux_comparison(ours, path, wall):
           % (os.path.relpath(path, ROOT), header.get("date", ["?"])[0]))
     kernels_used = ", ".join(k.split()[1] for k in header.get("kernel", []))
     print("  kernels %s; command line: %s" % (kernels_used, header.get("cmdline", ["?"])[0]))
-    print("%-44s %-16s %9s" % ("benchmark", "linux key", "ours")
+    # (the traces' keys and names are longer than the rows': the columns widen for them)
+    nw = max([44] + [len(name) for _, _, name in ours])
+    kw = max([16] + [len(key) for key, _, _ in ours])
+    print("%-*s %-*s %9s" % (nw, "benchmark", kw, "linux key", "ours")
           + "".join("%11s" % ("Linux " + s) for s in series) + "  ours/best")
     for key, figure, name in ours:
         theirs = figures.get(key, [])
         known = [float(t) for t in theirs if t != "-"]
-        ratio = "%9.2fx" % (float(figure) / min(known)) if known else "%10s" % "-"
-        print("%-44s %-16s %9s" % (name, key, figure)
+        ratio = "%9.2fx" % (float(figure) / min(known)) if known and min(known) else "%10s" % "-"
+        print("%-*s %-*s %9s" % (nw, name, kw, key, figure)
               + "".join("%11s" % t for t in theirs + ["-"] * (len(series) - len(theirs)))
               + " " + ratio)
 
@@ -1194,7 +1379,8 @@ def check_readme_excerpt(matrix):
     are one run's; this checks the names, which a change can leave behind."""
     block = fenced_block_after(os.path.join(ROOT, "README.md"), "### What `make test` shows")
     sections = [l[4:].split(":")[0] for l in block if l.startswith("=== ")]
-    want = [name for name, _ in read_matrix(matrix)] + ["torture", "monitor", "runner self-test"]
+    want = [name for name, _ in read_matrix(matrix)] + ["torture", "replay", "monitor",
+                                                        "runner self-test"]
     problems = []
     if sections != want:
         problems.append("'=== ' sections %s, but make test runs %s" % (sections, want))
@@ -1346,6 +1532,15 @@ def cmd_all(a):
               % (TORTURE_SHORT_SECONDS, TORTURE_MACHINE), flush=True)
         p, f = torture_stage(a.kernel)
         passed, failed = passed + p, failed + f
+    if a.only_variant or a.tests != "*":
+        print("=== replay: left out (%s)" % ("the traces replay on the plain kernel"
+                                            if a.only_variant else
+                                            "TESTS='%s' selects in-kernel suites" % a.tests))
+    else:
+        print("=== replay: the traces (their first %d events) on 1 and on 4 CPUs (%s)"
+              % (REPLAY_STAGE_EVENTS, REPLAY_STAGE_MACHINE % 4), flush=True)
+        p, f = replay_stage(a.kernel)
+        passed, failed = passed + p, failed + f
     if a.only_variant:
         print("=== monitor: left out (%s=1 runs the %s machines%s)"
               % (a.only_variant.upper(), a.only_variant,
@@ -1404,6 +1599,17 @@ def main():
     p = sub.add_parser("selftest")
     p.add_argument("--selftest-kernel", required=True)
     p.add_argument("--kasan-selftest-kernel", required=True)
+    p = sub.add_parser("replay")
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--trace", action="append", required=True,
+                   help="a trace, <T>.kmr or <T>.kmr.gz (again for more)")
+    p.add_argument("--smp", type=int, default=1)
+    p.add_argument("--qemu-args", default="")
+    p.add_argument("--cmdline", default="", help="more kernel command line (replay.cpus=...)")
+    p.add_argument("--timeout", type=int, default=3600)
+    p.add_argument("--wall", action="store_true", help="no -icount: wall-clock TSC cycles")
+    p.add_argument("--linux-reference",
+                   default=os.path.join(ROOT, "tests", "bench", "linux-reference.txt"))
     p = sub.add_parser("torture")
     p.add_argument("--kernel", required=True)
     p.add_argument("--seconds", type=int, default=600)
@@ -1422,7 +1628,7 @@ def main():
         return 0
     return {"test": cmd_test, "selftest": cmd_selftest, "bench": cmd_bench,
             "all": cmd_all, "monitor": cmd_monitor,
-            "torture": cmd_torture}[a.command](a)
+            "torture": cmd_torture, "replay": cmd_replay}[a.command](a)
 
 
 if __name__ == "__main__":

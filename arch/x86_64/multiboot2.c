@@ -125,6 +125,26 @@ static void copy_string(char *dst, size_t size, const struct mb2_tag *tag, size_
 	dst[len] = '\0';
 }
 
+/* A module: u32 start, u32 end, then its string (module2's arguments), NUL-terminated. */
+static void parse_module(const struct mb2_tag *tag)
+{
+	const u32 *words = (const u32 *)tag;
+	struct boot_module *m;
+
+	if (boot_info.nr_modules == BOOT_MODULES_MAX) {
+		pr_warn("multiboot2: more than %d modules, ignoring the one at %#x\n",
+			BOOT_MODULES_MAX, words[2]);
+		return;
+	}
+	m = &boot_info.modules[boot_info.nr_modules++];
+	m->start = words[2];
+	m->end = words[3];
+	if (tag->size > 16)
+		copy_string(m->name, sizeof(m->name), tag, 8);
+	else
+		m->name[0] = '\0';
+}
+
 static void parse_tag(const struct mb2_tag *tag, const struct mb2_tag **efi_mmap)
 {
 	const u32 *words = (const u32 *)tag;
@@ -137,9 +157,7 @@ static void parse_tag(const struct mb2_tag *tag, const struct mb2_tag **efi_mmap
 		copy_string(boot_info.bootloader, sizeof(boot_info.bootloader), tag, 0);
 		break;
 	case TAG_MODULE:
-		if (boot_info.nr_modules < BOOT_MODULES_MAX)
-			boot_info.modules[boot_info.nr_modules++] =
-				(struct boot_module){ words[2], words[3] };
+		parse_module(tag);
 		break;
 	case TAG_MMAP:
 		parse_mmap(tag);

@@ -5,7 +5,8 @@
  * and keeps what the kernel needs: the command line, the memory map (from
  * the BIOS e820 tag, or converted from the EFI map when that is all there
  * is), the ACPI RSDP, and where the tags and modules themselves lie so that
- * memblock can reserve them.
+ * memblock can reserve them, with each module's string (what follows the file
+ * on GRUB's module2 line: the trace replayer finds its traces by it).
  */
 #ifndef ARCH_X86_64_MULTIBOOT2_H
 #define ARCH_X86_64_MULTIBOOT2_H
@@ -23,7 +24,8 @@
 #define MEMORY_BADRAM			5
 
 #define BOOT_MMAP_MAX			128
-#define BOOT_MODULES_MAX		8
+#define BOOT_MODULES_MAX		16
+#define BOOT_MODULE_NAME_MAX		64
 
 struct boot_mmap_entry {
 	phys_addr_t base;
@@ -33,6 +35,7 @@ struct boot_mmap_entry {
 
 struct boot_module {
 	phys_addr_t start, end;
+	char name[BOOT_MODULE_NAME_MAX];	/* GRUB's string: module2's words after the file */
 };
 
 struct boot_info {
