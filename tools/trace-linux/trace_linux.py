@@ -14,6 +14,7 @@ and prints its statistics.  docs/bench.md, section 7, explains the conversion ru
 """
 
 import argparse
+import bisect
 import gzip
 import heapq
 import hashlib
@@ -179,8 +180,9 @@ class Layout:
         for path, text in files.items():
             m = re.search(r"^name: (\S+)\nID: (\d+)\n", text, re.M)
             if m and path.endswith("/format"):
-                self.events[int(m.group(2))] = (m.group(1), parse_fields(text))
-        self.type_at, self.type_size = parse_fields(text)["common_type"][:2]
+                fields = parse_fields(text)
+                self.events[int(m.group(2))] = (m.group(1), fields)
+                self.type_at, self.type_size = fields["common_type"][:2]
 
 
 def uint(buf, at, size):
@@ -294,14 +296,47 @@ class Names:
         return "cache-%d-%d" % (object_size, size)
 
 
-def classify(events, names):
+class Symbols:
+    """The kernel's text symbols (from the guest's /proc/kallsyms): which function holds an
+    address."""
+
+    def __init__(self, text):
+        pairs = []
+        for line in text.splitlines():
+            words = line.split()
+            if len(words) >= 3:
+                pairs.append((int(words[0], 16), words[2]))
+        pairs.sort()
+        self.addrs = [a for a, _ in pairs]
+        self.names = [n for _, n in pairs]
+
+    def function(self, addr):
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return self.names[i] if i >= 0 else "?"
+
+
+# The tracer's own allocations: the ring buffer grows to trace_buf_size during the boot
+# window, a kzalloc of a struct buffer_page and then its page, for every page (6.12's
+# kernel/trace/ring_buffer.c:__rb_allocate_pages).  They are tracing's, not the kernel's.
+TRACER_FUNCTIONS = ("__rb_allocate_pages", "rb_allocate_cpu_buffer", "rb_allocate_pages")
+
+
+def classify(events, names, symbols):
     """First pass over a window: what each mm_page_alloc's pages became, and the names of
     kmem_cache_alloc's caches.  Returns {event index: "slab" | "large" | "vmalloc"} for the
     page allocations that are not replayed as 'p', and {event index: cache name} for the
     cache allocations whose own free was seen."""
     owner, kinds, objects, own_name = {}, {}, {}, {}
     budget = {}                   # per CPU: pages the last vmalloc may still take
+    tracer = {}                   # per CPU: the tracer's buffer_page awaits its page
     for i, (cpu, name, f) in enumerate(events):
+        if name == "kmalloc" and symbols.function(f["call_site"]) in TRACER_FUNCTIONS:
+            kinds[i] = "tracer"
+            tracer[cpu] = True
+            continue
+        if name == "mm_page_alloc" and tracer.pop(cpu, False):
+            kinds[i] = "tracer"
+            continue
         if name not in ("mm_page_alloc", "kmalloc"):
             # Only the area's page array (a kmalloc) comes between the area and its
             # pages: anything else on that CPU means the vmalloc is done.
@@ -390,7 +425,12 @@ def convert(events, kinds, own_name, names):
     """The window's events as kmem-replay 1 records (a Writer)."""
     w = Writer()
     skipped = set()               # page allocations not replayed as 'p'
+    skipped_objects = set()       # the tracer's own kmallocs
     for i, (cpu, name, f) in enumerate(events):
+        if name == "kmalloc" and kinds.get(i) == "tracer":
+            w.count("tracer_kmalloc")
+            skipped_objects.add(f["ptr"])
+            continue
         if name == "kmalloc":
             ptr, size = f["ptr"], f["bytes_req"]
             if ptr < PAGE_OFFSET or size == 0 or size > A_MAX:
@@ -415,6 +455,10 @@ def convert(events, kinds, own_name, names):
             w.kind[("o", f["ptr"])] = ("k", cid)
         elif name in ("kfree", "kmem_cache_free"):
             if f["ptr"] < PAGE_OFFSET:
+                continue
+            if f["ptr"] in skipped_objects and ("o", f["ptr"]) not in w.live:
+                skipped_objects.discard(f["ptr"])
+                w.count("tracer_kfree")
                 continue
             w.release(("o", f["ptr"]), cpu)
         elif name == "mm_page_alloc":
@@ -554,6 +598,7 @@ def main():
             fail("the %s workload's check failed: %r" % (window, facts["checks"].get(window)))
     files, windows = split_port(port)
     layout = Layout(files)
+    symbols = Symbols(files["/tmp/kallsyms"])
     names, events, classes = Names(), {}, {}
     for window in WINDOWS:
         if window not in windows:
@@ -563,7 +608,7 @@ def main():
         events[window], lost = window_events(layout, windows[window])
         if lost:
             fail("window %s: %d pages say events were lost" % (window, lost))
-        classes[window] = classify(events[window], names)
+        classes[window] = classify(events[window], names, symbols)
     os.makedirs(TRACES, exist_ok=True)
     paths = []
     for window in WINDOWS:
