@@ -275,11 +275,17 @@ def pfn_of(ptr):
 class Names:
     """What kmem_cache_alloc does not say: the cache's name.  Learnt from kmem_cache_free,
     which names it: first from the free of the same object (in any window of the boot),
-    then from the most frequent name freed for objects of the same call site and sizes,
-    then for the same sizes alone; else "cache-<object_size>-<size>"."""
+    then from the most frequent name freed for objects of the same call site and sizes;
+    then the one cache of /sys/kernel/slab with those sizes, if only one has them; then the
+    most frequent name freed for the same sizes; else "cache-<object_size>-<size>"."""
 
-    def __init__(self):
+    def __init__(self, slabs):
         self.by_site, self.by_size = {}, {}
+        self.sysfs = {}
+        for line in slabs.splitlines():
+            words = line.split()
+            if len(words) == 3 and not words[0].startswith(":"):
+                self.sysfs.setdefault((int(words[1]), int(words[2])), []).append(words[0])
 
     def learn(self, site, object_size, size, name):
         for table, key in ((self.by_site, (site, object_size, size)),
@@ -288,12 +294,13 @@ class Names:
             counts[name] = counts.get(name, 0) + 1
 
     def guess(self, site, object_size, size):
-        for table, key in ((self.by_site, (site, object_size, size)),
-                           (self.by_size, (object_size, size))):
-            counts = table.get(key)
-            if counts:
-                return max(sorted(counts), key=counts.get)
-        return "cache-%d-%d" % (object_size, size)
+        def most(counts):
+            return max(sorted(counts), key=counts.get) if counts else None
+        sysfs = self.sysfs.get((object_size, size), [])
+        return (most(self.by_site.get((site, object_size, size)))
+                or (sysfs[0] if len(sysfs) == 1 else None)
+                or most(self.by_size.get((object_size, size)))
+                or "cache-%d-%d" % (object_size, size))
 
 
 class Symbols:
@@ -519,7 +526,7 @@ def expected_checks():
 def console_facts(lines):
     """From /init's console lines: uname, command line, each window's commands, checks and
     losses; the commands are the lines from "kmr: cmd" to "kmr: check", kernel logs aside."""
-    facts = {"cmds": {}, "checks": {}, "lost": {}}
+    facts = {"cmds": {}, "checks": {}, "lost": {}, "entries": {}, "dump": {}}
     current = None
     for line in lines:
         if line.startswith("kmr: uname "):
@@ -534,9 +541,14 @@ def console_facts(lines):
             facts["checks"][window] = value.strip()
             current = None
         elif line.startswith("kmr: stats "):
-            window, cpu, lost = line.split()[2:5]
-            if re.search(r":[1-9]", lost):
-                facts["lost"].setdefault(window, []).append(cpu + " " + lost)
+            window, cpu = line.split()[2:4]
+            got = dict(w.split("=", 1) for w in line.split()[4:])
+            facts["entries"].setdefault(window, {})[int(cpu)] = int(got["entries"])
+            if got["overrun"] != "0" or got["dropped"] != "0":
+                facts["lost"].setdefault(window, []).append("cpu %s: %s" % (cpu, line))
+        elif line.startswith("kmr: dump "):
+            window, what, _, at = line.split()[2:6]
+            facts["dump"].setdefault(window, {})[what] = float(at)
         elif current and not line.startswith("["):
             facts["cmds"][current].append(line)
     return facts
@@ -599,7 +611,7 @@ def main():
     files, windows = split_port(port)
     layout = Layout(files)
     symbols = Symbols(files["/tmp/kallsyms"])
-    names, events, classes = Names(), {}, {}
+    names, events, classes = Names(files["/tmp/slabs"]), {}, {}
     for window in WINDOWS:
         if window not in windows:
             fail("the port has no window %s" % window)
@@ -608,6 +620,17 @@ def main():
         events[window], lost = window_events(layout, windows[window])
         if lost:
             fail("window %s: %d pages say events were lost" % (window, lost))
+        # Every event the ring buffer held, parsed: the count per CPU is the buffer's own.
+        per_cpu = {}
+        for cpu, _, _ in events[window]:
+            per_cpu[cpu] = per_cpu.get(cpu, 0) + 1
+        for cpu, entries in facts["entries"][window].items():
+            if per_cpu.get(cpu, 0) != entries:
+                fail("window %s, cpu %d: %d events parsed, the buffer held %d"
+                     % (window, cpu, per_cpu.get(cpu, 0), entries))
+        dump = facts["dump"][window]
+        say("window %s: %d events, sent in %.2f s" % (window, len(events[window]),
+                                                      dump["ends"] - dump["starts"]))
         classes[window] = classify(events[window], names, symbols)
     os.makedirs(TRACES, exist_ok=True)
     paths = []
