@@ -47,7 +47,7 @@ CMDLINE = ("console=ttyS0 panic=-1 nokaslr slab_nomerge trace_clock=global "
 SMP = 8
 QEMU_ARGS = ["-machine", "pc", "-m", "1G", "-smp", str(SMP)]
 BOOT_TIMEOUT = 1200
-# Under TCG, 6.12 sometimes (1 boot in about 6 here) takes a fatal int3 in
+# Under TCG, 6.12 sometimes (1 boot in 9 here) takes a fatal int3 in
 # sched_clock_cpu() while the boot patches that function's static branch ("sched_clock:
 # Marking stable"), which trace_clock=global calls for every event: boot again.
 BOOTS = 3
