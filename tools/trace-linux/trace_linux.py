@@ -658,6 +658,8 @@ def main():
         say("%s: %d events -> %d records, %d slots, %d bytes" % (
             os.path.relpath(path, ROOT), len(events[window]), len(w.lines), w.peak,
             os.path.getsize(path)))
+    if kmem_replay.selftest():
+        fail("kmem_replay.py's own refusals are wrong")
     if kmem_replay.main(["stats"] + [os.path.relpath(p) for p in paths]):
         fail("kmem_replay.py refused a trace")
     say("%.0f s in all" % (time.monotonic() - start))
