@@ -19,6 +19,7 @@
 #   make bench-host      callgrind instruction counts of the buddy allocator's fast paths,
 #                        and kmalloc+kfree beside glibc, jemalloc, tcmalloc, mimalloc
 #   make bench-linux     Linux's allocators in the same QEMU (downloads Debian's kernels)
+#   make trace-linux     Linux 6.12's own allocations in tests/traces/*.kmr.gz (boots it in QEMU)
 #   make fuzz-buddy      fuzz the buddy allocator for FUZZ_SECONDS (libFuzzer, clang)
 #   make grade           the labs' graded tests, with points (LAB=slab for one; GRADE_EXTRA=dir
 #                        adds hidden suites); writes build/grade.json (docs/labs/)
@@ -165,7 +166,7 @@ NASMFLAGS := -f elf64 -g -F dwarf
 .SECONDARY:
 .PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture replay clean deps \
 	kasan-kernels kcsan-kernels \
-	bench-linux compile_commands.json grade handout test-labs mutants
+	bench-linux trace-linux compile_commands.json grade handout test-labs mutants
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -412,6 +413,14 @@ replay: deps $(BENCH_KERNEL)
 bench-linux: deps
 	$(PYTHON) tools/bench-linux/bench_linux.py --kernels '$(LINUX_KERNELS)' \
 		$(if $(filter 1,$(DEBIAN_DEFAULTS)),--debian-defaults)
+
+# Linux's own allocation traces (docs/bench.md, section 7): Debian's 6.12 boots in QEMU with
+# the kmem and vmalloc trace events on, runs a workload per trace window, and sends the
+# binary ring buffers out; tools/trace-linux/trace_linux.py converts them to
+# tests/traces/<window>.kmr.gz and validates each with tools/trace-linux/kmem_replay.py.
+# Not part of make test: it downloads a kernel and boots it once (about a minute).
+trace-linux: deps
+	$(PYTHON) tools/trace-linux/trace_linux.py
 
 # The mutants (docs/testing.md): each realistic bug of tests/mutants.txt put into a copy
 # of the tree (build/mutants/tree) in turn, then make test-host and two make test-qemu

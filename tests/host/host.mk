@@ -84,7 +84,7 @@ $(BUILD)/host/fuzz_%_replay: $$(call fuzz_replay_objs,$$*)
 
 .PHONY: test-host-build
 test-host-build: $(HOST_TESTS)
-	@sh tests/host/run.sh $(HOST_TESTS) | tee $(BUILD)/host/results.log; \
+	@sh tests/host/run.sh $(HOST_TESTS) tests/host/kmem_replay_selftest.sh | tee $(BUILD)/host/results.log; \
 	tail -n 1 $(BUILD)/host/results.log > $(BUILD)/host/results.txt
 
 test-host: test-host-build
