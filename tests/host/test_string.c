@@ -37,6 +37,48 @@ HOST_TEST(memmove_handles_overlap_both_ways)
 	CHECK(!memcmp(b, "0123456767", 10));
 }
 
+/*
+ * Eight bytes a step, then the rest one at a time: every length from 0 to
+ * 40 at every alignment, with the bytes on both sides left alone.
+ */
+HOST_TEST(memset_and_memcpy_every_length_and_alignment)
+{
+	unsigned char src[64], dst[64];
+
+	for (int i = 0; i < 64; i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	for (int align = 0; align < 8; align++) {
+		for (int len = 0; len <= 40; len++) {
+			memset(dst, 0x5a, sizeof(dst));
+			CHECK(memset(dst + align, 0xc3, len) == dst + align);
+			for (int i = 0; i < 64; i++)
+				CHECK(dst[i] == (i >= align && i < align + len ? 0xc3 : 0x5a));
+			memset(dst, 0x5a, sizeof(dst));
+			CHECK(memcpy(dst + align, src + 7 - align, len) == dst + align);
+			for (int i = 0; i < 64; i++)
+				CHECK(dst[i] == (i >= align && i < align + len ?
+						 src[7 - align + i - align] : 0x5a));
+		}
+	}
+}
+
+/* Overlapping with the destination below the source: copied forwards, 8 bytes a step. */
+HOST_TEST(memmove_down_by_every_distance)
+{
+	unsigned char b[64], want[64];
+
+	for (int dist = 1; dist <= 9; dist++) {
+		for (int len = 0; len <= 40; len++) {
+			for (int i = 0; i < 64; i++)
+				b[i] = want[i] = (unsigned char)i;
+			for (int i = 0; i < len; i++)
+				want[4 + i] = (unsigned char)(4 + dist + i);
+			memmove(b + 4, b + 4 + dist, len);
+			CHECK(!memcmp(b, want, sizeof(b)));
+		}
+	}
+}
+
 HOST_TEST(memcmp_orders_bytes_unsigned)
 {
 	CHECK(memcmp("\x01", "\xff", 1) < 0);
