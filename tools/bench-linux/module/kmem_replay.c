@@ -38,8 +38,8 @@
 #include <linux/bitmap.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/fs.h>
 #include <linux/gfp.h>
-#include <linux/kernel_read_file.h>
 #include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -428,6 +428,38 @@ static void trace_free(struct kmr_trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * The whole of @path, in a kvmalloc() buffer.  (kernel_read_file_from_path() would do, but
+ * it refuses an empty file, which must instead be refused at its line 1.)
+ */
+static ssize_t read_whole(const char *path, char **out)
+{
+	struct file *file = filp_open(path, O_RDONLY, 0);
+	loff_t size, pos = 0;
+	ssize_t err = 0;
+	char *buf;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	size = i_size_read(file_inode(file));
+	buf = size < INT_MAX ? kvmalloc(size + 1, GFP_KERNEL) : NULL;
+	if (!buf)
+		err = -ENOMEM;
+	while (!err && pos < size) {
+		ssize_t got = kernel_read(file, buf + pos, size - pos, &pos);
+
+		if (got <= 0)
+			err = got ? got : -EIO;
+	}
+	filp_close(file, NULL);
+	if (err) {
+		kvfree(buf);
+		return err;
+	}
+	*out = buf;
+	return size;
+}
+
 /* Read and decode @path into @t; on a refusal say why and return an error. */
 static int trace_load(struct kmr_trace *t, const char *path)
 {
@@ -436,7 +468,6 @@ static int trace_load(struct kmr_trace *t, const char *path)
 	size_t base_len = strlen(base), size, pos, lines = 1;
 	unsigned long line_no = 0;
 	const char *why = NULL;
-	void *buf = NULL;
 	ssize_t got;
 	char *text;
 	int err = 0;
@@ -447,12 +478,11 @@ static int trace_load(struct kmr_trace *t, const char *path)
 		base_len -= 4;
 	snprintf(t->name, sizeof(t->name), "%.*s", (int)base_len, base);
 
-	got = kernel_read_file_from_path(path, 0, &buf, INT_MAX, NULL, READING_UNKNOWN);
+	got = read_whole(path, &text);
 	if (got < 0) {
 		pr_err("kmem_bench: replay %s: cannot read (%zd)\n", path, got);
 		return got;
 	}
-	text = buf;
 	size = got;
 	for (pos = 0; pos < size; pos++)
 		lines += text[pos] == '\n';
@@ -488,7 +518,7 @@ static int trace_load(struct kmr_trace *t, const char *path)
 	xa_destroy(&ps.cids);
 	bitmap_free(ps.live);
 out:
-	vfree(buf);
+	kvfree(text);
 	if (err)
 		trace_free(t);
 	return err;
