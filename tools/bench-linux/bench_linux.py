@@ -26,6 +26,7 @@ import argparse
 import datetime
 import glob
 import gzip
+import hashlib
 import os
 import re
 import shutil
@@ -322,8 +323,16 @@ def describe(cmdline, traces=()):
              "qemu_args %s %s" % (" ".join(QEMU_ARGS), smp),
              "cmdline %s" % cmdline]
     if traces:
-        lines.append("traces %s" % " ".join(os.path.relpath(t, ROOT) for t in traces))
+        lines.append("traces %s" % " ".join(trace_id(t) for t in traces))
     return lines
+
+
+def trace_id(path):
+    """boot:1a2b3c4d5e6f: the trace's name and the start of its text's SHA-256, so that
+    the reference says which traces it replayed."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return "%s:%s" % (trace_name(path), hashlib.sha256(f.read()).hexdigest()[:12])
 
 
 def write_results(series, abi, got, cmdline, tag, traces):

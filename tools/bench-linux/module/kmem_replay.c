@@ -261,6 +261,11 @@ static bool parse_u64(const char *s, size_t len, bool hex, u64 *out)
 	return true;
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
 #define KMR_FIELDS 6	/* one more than the longest record, to see too many */
 
 struct kmr_parser {
@@ -282,19 +287,23 @@ static const char *parse_record(struct kmr_parser *ps, const char *line, size_t 
 	struct kmr_event *ev;
 	char op;
 
+	/* Fields are separated by runs of blanks, as Python's str.split() separates them. */
 	for (pos = 0; pos <= len; pos++) {
-		if (pos < len && line[pos] != ' ')
-			continue;
-		if (nf < KMR_FIELDS) {
-			field[nf] = line + start;
-			flen[nf] = pos - start;
+		bool blank = pos == len || is_blank(line[pos]);
+
+		if (!blank && (pos == 0 || is_blank(line[pos - 1])))
+			start = pos;
+		if (blank && pos > 0 && !is_blank(line[pos - 1])) {
+			if (nf < KMR_FIELDS) {
+				field[nf] = line + start;
+				flen[nf] = pos - start;
+			}
+			nf++;
 		}
-		nf++;
-		start = pos + 1;
 	}
-	if (flen[0] != 1 || !strchr("SCakpvf", line[0]))
+	if (nf == 0 || flen[0] != 1 || !strchr("SCakpvf", field[0][0]))
 		return "unknown record letter";
-	op = line[0];
+	op = field[0][0];
 	switch (op) {
 	case 'S': want = 2; break;
 	case 'v': want = 4; break;
@@ -304,10 +313,12 @@ static const char *parse_record(struct kmr_parser *ps, const char *line, size_t 
 	if (nf != want)
 		return "wrong field count";
 	for (i = 1; i < want; i++) {
+		/* the gfp of a, k and p is hexadecimal, and a gfp_t: 32 bits */
+		bool hex = i == 3 && strchr("akp", op);
+
 		if (op == 'C' && i == 4)
 			break;			/* the name */
-		/* the gfp of a, k and p is hexadecimal */
-		if (!parse_u64(field[i], flen[i], i == 3 && strchr("akp", op), &n[i]))
+		if (!parse_u64(field[i], flen[i], hex, &n[i]) || (hex && n[i] > U32_MAX))
 			return "a number that does not parse or overflows";
 	}
 
@@ -354,20 +365,42 @@ static const char *parse_record(struct kmr_parser *ps, const char *line, size_t 
 	}
 
 	/* An event: a/k/p/v <id> <...> [<gfp>] <cpu>, f <id> <cpu> */
+	/* The checks in the order of tools/trace-linux/kmem_replay.py, cpu last. */
 	if (!ps->have_slots)
 		return "S missing before the first event";
-	if (n[want - 1] > KMR_MAX_CPU)
-		return "cpu larger than 4095";
 	if (n[1] >= t->slots)
 		return "id not below S";
+	if (op == 'f' && !test_bit(n[1], ps->live))
+		return "id not live";
+	if (op != 'f' && test_bit(n[1], ps->live))
+		return "id already live";
+	switch (op) {
+	case 'a':
+		if (n[2] == 0 || n[2] > (4 << 20))
+			return "size 0 or larger than 4 MiB";
+		break;
+	case 'k':
+		if (!xa_load(&ps->cids, n[2]))
+			return "cid not declared";
+		break;
+	case 'p':
+		if (n[2] > KMR_MAX_ORDER)
+			return "order larger than 10";
+		break;
+	case 'v':
+		if (n[2] == 0 || n[2] > (64 << 20))
+			return "size 0 or larger than 64 MiB";
+		break;
+	}
+	if (n[want - 1] > KMR_MAX_CPU)
+		return "cpu larger than 4095";
+
 	ev = &t->events[t->nr_events];
 	ev->op = op;
 	ev->cpu = n[want - 1];
 	ev->id = n[1];
 	ev->gfp = 0;
 	if (op == 'f') {
-		if (!test_bit(ev->id, ps->live))
-			return "id not live";
 		__clear_bit(ev->id, ps->live);
 		ev->kind = t->end_kind[ev->id];
 		ev->arg = t->end_arg[ev->id];
@@ -375,33 +408,10 @@ static const char *parse_record(struct kmr_parser *ps, const char *line, size_t 
 		t->nr_events++;
 		return NULL;
 	}
-	if (test_bit(ev->id, ps->live))
-		return "id already live";
-	switch (op) {
-	case 'a':
-		if (n[2] == 0 || n[2] > (4 << 20))
-			return "size 0 or larger than 4 MiB";
+	if (op == 'k')
+		ev->arg = xa_to_value(xa_load(&ps->cids, n[2])) - 1;
+	else
 		ev->arg = n[2];
-		break;
-	case 'k': {
-		void *entry = xa_load(&ps->cids, n[2]);
-
-		if (!entry)
-			return "cid not declared";
-		ev->arg = xa_to_value(entry) - 1;
-		break;
-	}
-	case 'p':
-		if (n[2] > KMR_MAX_ORDER)
-			return "order larger than 10";
-		ev->arg = n[2];
-		break;
-	case 'v':
-		if (n[2] == 0 || n[2] > (64 << 20))
-			return "size 0 or larger than 64 MiB";
-		ev->arg = n[2];
-		break;
-	}
 	if (op != 'v')
 		ev->gfp = gfp_of(n[3], op);
 	ev->kind = op;
