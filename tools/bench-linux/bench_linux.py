@@ -277,12 +277,13 @@ def boot(abi, vmlinuz, initrd, cmdline, smp, options, tag, timeout=BOOT_TIMEOUT)
     return found["row"], found["info"]
 
 
-def replay_options(traces):
+def replay_options(traces, verbose=False):
     return "maxcpus=1 kmem_replay.traces=" + ",".join(
-        "/traces/%s.kmr" % trace_name(t) for t in traces)
+        "/traces/%s.kmr" % trace_name(t) for t in traces) + (
+        " kmem_replay.verbose=1" if verbose else "")
 
 
-def measure(abi, cmdline, tag, traces, replay_only=False):
+def measure(abi, cmdline, tag, traces, replay_only=False, verbose=False):
     image, needs = kernel_packages(abi)
     start = time.monotonic()
     vmlinuz, headers = unpack(abi, image, needs)
@@ -298,7 +299,7 @@ def measure(abi, cmdline, tag, traces, replay_only=False):
         initrd = make_initramfs(abi, bench_ko, replay_ko, traces)
         boot_start = time.monotonic()
         rtag = tag if tag.endswith("-replay") else tag + "-replay"
-        r, i = boot(abi, vmlinuz, initrd, cmdline, REPLAY_SMP, replay_options(traces), rtag,
+        r, i = boot(abi, vmlinuz, initrd, cmdline, REPLAY_SMP, replay_options(traces, verbose), rtag,
                     REPLAY_TIMEOUT)
         rows.update(r)
         info.update(i)
@@ -394,6 +395,8 @@ def main():
     ap.add_argument("--replay-only", action="store_true",
                     help="only the replay boot; results in linux-<series>-replay.txt, "
                          "no reference file")
+    ap.add_argument("--replay-verbose", action="store_true",
+                    help="the replay also logs where each run's instructions went")
     a = ap.parse_args()
     traces = sorted(glob.glob(TRACES)) if a.traces is None else a.traces.split()
     if a.replay_only and not traces:
@@ -407,7 +410,8 @@ def main():
     results = {}
     for abi in abis:
         series = ".".join(abi.split(".")[:2])
-        got = measure(abi, cmdline, tag, traces, a.replay_only)
+        got = measure(abi, cmdline, tag, traces, a.replay_only,
+                      a.replay_verbose)
         got["abi"] = abi
         results[series] = got
         print("bench-linux: wrote %s" % os.path.relpath(

@@ -37,6 +37,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
@@ -58,6 +59,7 @@
 #define KMR_MAX_SLOTS	(1u << 24)
 #define KMR_MAX_CPU	4095
 #define KMR_MAX_ORDER	10
+#define KMR_SETTLE_MS	1500	/* idle before each run */
 
 static char *traces;
 module_param(traces, charp, 0444);
@@ -568,7 +570,39 @@ static struct {
 	unsigned long free_start;
 	long peak_held;
 	u64 live, peak_live;
+	u64 by_op[6];			/* a k p v, f of a k|p v: for verbose */
+	u64 worst[4];			/* the costliest operations, for verbose */
+	unsigned long worst_at[4];
 } run;
+
+static bool verbose;
+module_param(verbose, bool, 0444);
+MODULE_PARM_DESC(verbose, "say where each run's instructions went (kmem_bench: debug lines)");
+
+static void account(const struct kmr_event *ev, u64 cycles)
+{
+	static const char ops[] = "akpvf";
+	int i = strchr(ops, ev->op) - ops;
+
+	run.cycles += cycles;
+	run.timed++;
+	if (!verbose)
+		return;
+	if (ev->op == 'f' && ev->kind != 'a' && ev->kind != 'k')
+		i = 5;
+	run.by_op[i] += cycles;
+	for (i = 0; i < ARRAY_SIZE(run.worst); i++) {
+		if (cycles > run.worst[i]) {
+			memmove(&run.worst[i + 1], &run.worst[i],
+				(ARRAY_SIZE(run.worst) - i - 1) * sizeof(run.worst[0]));
+			memmove(&run.worst_at[i + 1], &run.worst_at[i],
+				(ARRAY_SIZE(run.worst) - i - 1) * sizeof(run.worst_at[0]));
+			run.worst[i] = cycles;
+			run.worst_at[i] = run.next;
+			break;
+		}
+	}
+}
 
 static struct kmr_worker {
 	struct task_struct *task;
@@ -661,12 +695,10 @@ static void step(const struct kmr_trace *t, const struct kmr_event *ev)
 		}
 		*slot = NULL;
 		run.live -= bytes_of(t, ev->kind, ev->arg);
-		run.cycles += t1 - t0;
-		run.timed++;
+		account(ev, t1 - t0);
 		return;
 	}
-	run.cycles += t1 - t0;
-	run.timed++;
+	account(ev, t1 - t0);
 	if (!p) {
 		run.failures++;
 		return;
@@ -791,11 +823,19 @@ static void replay_run(struct kmr_trace *t, unsigned int ncpus, u64 empty)
 	run.cycles = run.timed = run.failures = 0;
 	run.peak_held = 0;
 	run.live = run.peak_live = 0;
+	memset(run.by_op, 0, sizeof(run.by_op));
+	memset(run.worst, 0, sizeof(run.worst));
 	run.t = t;
 	run.next = 0;
 	run.ncpus = ncpus;
 	run.sample = ncpus == 1;
 	init_completion(&run.done);
+	/*
+	 * A second of idle first: the work the previous run left behind (vmalloc's lazy purge,
+	 * the vmstat and per-CPU list drains, which run within a second) then does not land in
+	 * this run's timed operations.  Under -icount with sleep=off an idle second is cheap.
+	 */
+	msleep(KMR_SETTLE_MS);
 	if (run.sample) {
 		slab_start = slab_pages_now();
 		run.free_start = free_now();
@@ -806,6 +846,17 @@ static void replay_run(struct kmr_trace *t, unsigned int ncpus, u64 empty)
 	}
 	net = run.cycles - min(run.cycles, run.timed * empty);
 	print_tenths(t->name, keys[ilog2(ncpus)], net, t->nr_events, 10);
+	if (verbose) {
+		pr_info("kmem_bench: debug %s %ucpu a=%llu k=%llu p=%llu v=%llu fslab=%llu fother=%llu\n",
+			t->name, ncpus, run.by_op[0], run.by_op[1], run.by_op[2], run.by_op[3],
+			run.by_op[4], run.by_op[5]);
+		pr_info("kmem_bench: debug %s %ucpu worst %llu@%lu%c %llu@%lu%c %llu@%lu%c %llu@%lu%c\n",
+			t->name, ncpus,
+			run.worst[0], run.worst_at[0], t->events[run.worst_at[0]].op,
+			run.worst[1], run.worst_at[1], t->events[run.worst_at[1]].op,
+			run.worst[2], run.worst_at[2], t->events[run.worst_at[2]].op,
+			run.worst[3], run.worst_at[3], t->events[run.worst_at[3]].op);
+	}
 	if (!run.sample) {
 		free_leftovers(t);
 		return;
