@@ -12,7 +12,9 @@
  * until the next belongs to another CPU, completes that CPU's completion and goes back to
  * sleep, so only one CPU runs replay work at a time and the others are halted in the idle
  * loop: under -icount the TSC counts the instructions of all CPUs, and a spinning CPU would
- * be counted in another's operation.
+ * be counted in another's operation.  Each run starts after 1.5 s of idle, so that the work
+ * the previous run left behind (vmalloc's lazy purge, the vmstat and per-CPU list drains) is
+ * done before it and not inside its timed operations.
  *
  * Each operation is timed alone between two serialised rdtsc reads; the median cost of an
  * empty timed region (1001 of them, measured at load) is subtracted.  The 1-CPU run also
