@@ -11,8 +11,9 @@ that the Debian archive serves, found with apt-cache):
   3. put busybox, tools/bench-linux/init and the module into an initramfs;
   4. boot the kernel in QEMU (TCG, -icount shift=0,align=off,sleep=off) twice: with one CPU
      for every row, then with two CPUs for the cross-CPU rows; then, when tests/traces/ holds
-     traces (issue 34's "kmem-replay 1" files), a third time with eight CPUs, the traces
-     decompressed into the initramfs's /traces/ and kmem_replay.ko replaying them;
+     traces (issue 34's "kmem-replay 1" files), three more times with eight CPUs, the traces
+     decompressed into the initramfs's /traces/ and kmem_replay.ko replaying them (each
+     trace figure is the median of the three);
   5. write the figures, one "key value" line each, to build/bench-linux/linux-<series>.txt.
 
 Then it writes tests/bench/linux-reference.txt, the file make bench reads to put Linux's figure
@@ -55,6 +56,10 @@ BOOT_TIMEOUT = 900
 # The replay boot runs every trace at 1, 2, 4 and 8 CPUs, sampling memory after every
 # operation of the first run: under TCG that is minutes per trace, not seconds.
 REPLAY_TIMEOUT = 4 * 3600
+# An 8-CPU boot under -icount is not quite the same twice (QEMU switches between the vCPUs at
+# moments the host decides, and the boot's leftovers and the idle CPUs' work differ): the
+# replay boots this many times, and each figure is the median.
+REPLAY_BOOTS = 3
 TRACES = os.path.join(ROOT, "tests", "traces", "*.kmr.gz")
 # Each boot: its -smp, and what it adds to the command line.  The second CPU comes online
 # from /init (maxcpus=1 holds it back at boot, where Linux 6.1 hangs under -icount), and the
@@ -283,7 +288,23 @@ def replay_options(traces, verbose=False):
         " kmem_replay.verbose=1" if verbose else "")
 
 
-def measure(abi, cmdline, tag, traces, replay_only=False, verbose=False):
+def median_of(boots):
+    """{key: value} of several boots: the median of each numeric key (the middle boot's own
+    text, so that its decimals stay as printed), the first boot's for any other key."""
+    merged = {}
+    for key, value in boots[0].items():
+        values = [b[key] for b in boots if key in b]
+        try:
+            values.sort(key=float)
+        except ValueError:
+            merged[key] = value
+            continue
+        merged[key] = values[len(values) // 2]
+    return merged
+
+
+def measure(abi, cmdline, tag, traces, replay_only=False, verbose=False,
+            replay_boots=REPLAY_BOOTS):
     image, needs = kernel_packages(abi)
     start = time.monotonic()
     vmlinuz, headers = unpack(abi, image, needs)
@@ -299,12 +320,13 @@ def measure(abi, cmdline, tag, traces, replay_only=False, verbose=False):
         initrd = make_initramfs(abi, bench_ko, replay_ko, traces)
         boot_start = time.monotonic()
         rtag = tag if tag.endswith("-replay") else tag + "-replay"
-        r, i = boot(abi, vmlinuz, initrd, cmdline, REPLAY_SMP, replay_options(traces, verbose), rtag,
-                    REPLAY_TIMEOUT)
-        rows.update(r)
-        info.update(i)
-        print("bench-linux: %s: replayed %d traces in %.0f s"
-              % (abi, len(traces), time.monotonic() - boot_start), flush=True)
+        got = [boot(abi, vmlinuz, initrd, cmdline, REPLAY_SMP, replay_options(traces, verbose),
+                    rtag + ("-%d" % n if n else ""), REPLAY_TIMEOUT)
+               for n in range(replay_boots)]
+        rows.update(median_of([r for r, _ in got]))
+        info.update(median_of([i for _, i in got]))
+        print("bench-linux: %s: replayed %d traces %d times in %.0f s"
+              % (abi, len(traces), replay_boots, time.monotonic() - boot_start), flush=True)
     print("bench-linux: %s: %d rows in %.0f s" % (abi, len(rows), time.monotonic() - start),
           flush=True)
     return {"image": image, "version": package_field(image, "Version"), "rows": rows,
@@ -318,7 +340,8 @@ def qemu_version():
 def describe(cmdline, traces=()):
     """The header lines every results file starts with."""
     smp = "-smp 1 (kmalloc_64_remote_free: -smp 2"
-    smp += "; trace.*: -smp %s maxcpus=1)" % REPLAY_SMP if traces else ")"
+    smp += ("; trace.*: -smp %s maxcpus=1, median of %d boots)" % (REPLAY_SMP, REPLAY_BOOTS)
+            if traces else ")")
     lines = ["date %s" % datetime.date.today().isoformat(),
              "qemu %s" % qemu_version(),
              "qemu_args %s %s" % (" ".join(QEMU_ARGS), smp),
@@ -385,6 +408,7 @@ def print_table(results):
 
 
 def main():
+    global REPLAY_BOOTS
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernels", default="",
                     help="kernel ABIs to measure (default: the newest of %s)" % ", ".join(SERIES))
@@ -395,9 +419,13 @@ def main():
     ap.add_argument("--replay-only", action="store_true",
                     help="only the replay boot; results in linux-<series>-replay.txt, "
                          "no reference file")
+    ap.add_argument("--replay-boots", type=int, default=REPLAY_BOOTS,
+                    help="replay boots per kernel, each figure their median (default %d)"
+                         % REPLAY_BOOTS)
     ap.add_argument("--replay-verbose", action="store_true",
                     help="the replay also logs where each run's instructions went")
     a = ap.parse_args()
+    REPLAY_BOOTS = a.replay_boots
     traces = sorted(glob.glob(TRACES)) if a.traces is None else a.traces.split()
     if a.replay_only and not traces:
         fail("--replay-only: no traces")
@@ -411,7 +439,7 @@ def main():
     for abi in abis:
         series = ".".join(abi.split(".")[:2])
         got = measure(abi, cmdline, tag, traces, a.replay_only,
-                      a.replay_verbose)
+                      a.replay_verbose, a.replay_boots)
         got["abi"] = abi
         results[series] = got
         print("bench-linux: wrote %s" % os.path.relpath(
