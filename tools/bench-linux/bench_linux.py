@@ -54,7 +54,7 @@ QEMU_ARGS = ["-machine", "pc", "-m", "1G", "-icount", "shift=0,align=off,sleep=o
 CMDLINE = "console=ttyS0 quiet panic=-1"
 BOOT_TIMEOUT = 900
 # The replay boot runs every trace at 1, 2, 4 and 8 CPUs, sampling memory after every
-# operation of the first run: under TCG that is minutes per trace, not seconds.
+# operation of the first run: seconds for today's traces, hours for traces 100 times longer.
 REPLAY_TIMEOUT = 4 * 3600
 # An 8-CPU boot under -icount is not quite the same twice (QEMU switches between the vCPUs at
 # moments the host decides, and the boot's leftovers and the idle CPUs' work differ): the
@@ -275,7 +275,8 @@ def boot(abi, vmlinuz, initrd, cmdline, smp, options, tag, timeout=BOOT_TIMEOUT)
              % (abi, smp, status, os.path.relpath(log, ROOT)))
     # A refused trace (or one the module could not read or prepare) is a bug to fix, not a
     # row to leave out quietly.
-    refused = [l for l in lines if re.search(r"kmem_bench: (replay \S+: |replay needs|cannot)", l)]
+    refused = [l for l in lines
+               if re.search(r"kmem_bench: (replay \S+: |replay needs|cannot)", l)]
     if refused:
         fail("Linux %s (-smp %s): %s; see %s"
              % (abi, smp, refused[0].strip(), os.path.relpath(log, ROOT)))
