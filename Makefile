@@ -407,7 +407,8 @@ replay: deps $(BENCH_KERNEL)
 		--cmdline='$(CMDLINE)' $(if $(filter 1,$(BENCH_WALL)),--wall)
 
 # Linux's own allocators, measured like ours; writes tests/bench/linux-reference.txt, which
-# make bench reads.  Not part of make test: it downloads two kernels and boots each twice.
+# make bench reads.  Not part of make test: it downloads two kernels and boots each twice
+# (and three times more, with eight CPUs, to replay tests/traces/*.kmr.gz when there are any).
 # LINUX_KERNELS='6.1.0-57-amd64 ...' picks the kernels; DEBIAN_DEFAULTS=1 keeps Debian's
 # command line (init_on_alloc on) and leaves the reference file alone.
 bench-linux: deps
