@@ -442,6 +442,10 @@ static void nofs_and_noio_are_too_small_to_fail(struct kunit *test)
 		rctx.cache.nr_blocks = 0;
 		for (int o = MAX_PAGE_ORDER; o >= (int)order && !rctx.cache.nr_blocks; o--)
 			rctx.cache.nr_blocks = held_move(&rctx.cache.mem, &rctx.held, o);
+		/* a machine of a few MiB may have no free block that large at all */
+		if (!rctx.cache.nr_blocks && order)
+			kunit_skip(test, "order 0 passed; no free block of order >= %u to set order %u up",
+				   order, order);
 		KUNIT_ASSERT_EQ(test, rctx.cache.nr_blocks, 1);
 		rctx.cache.late = 3;
 		mark();

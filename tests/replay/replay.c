@@ -198,6 +198,7 @@ static void sample_memory(void)
 
 static void run_event(const struct replay_event *e)
 {
+	unsigned int call = e->op == REPLAY_FREE ? 4 + e->kind : e->op;
 	u64 took;
 
 	if (e->op == REPLAY_FREE) {
@@ -222,6 +223,8 @@ static void run_event(const struct replay_event *e)
 			rs.r->alloc_failures++;
 	}
 	rs.r->cycles += took;
+	rs.r->by_call[call] += took;
+	rs.r->calls[call]++;
 	rs.r->ops++;
 	if (rs.memory)
 		sample_memory();
@@ -564,6 +567,30 @@ static void print_figures(const struct trace_figures *f)
 	print_integer(t, "alloc_failures", r->alloc_failures, "allocations failed (info)");
 }
 
+/*
+ * Where the 1-CPU run's instructions went, by call: how many, and the
+ * instructions each (its empty region taken off), as Linux's module says
+ * with verbose=1.
+ */
+static void print_calls(const char *t, const struct replay_result *r)
+{
+	static const char *const names[8] = { "kmalloc", "kmem_cache_alloc", "alloc_pages",
+		"vmalloc", "kfree", "kmem_cache_free", "__free_pages", "vfree" };
+
+	printk("replay: %s by call:", t);
+	for (unsigned int i = 0; i < 8; i++) {
+		u64 each;
+
+		if (!r->calls[i])
+			continue;
+		each = (r->by_call[i] - min(r->by_call[i], r->calls[i] * r->empty)) * 10 /
+		       r->calls[i];
+		printk(KERN_CONT " %s %lu x %llu.%llu;", names[i], r->calls[i],
+		       (unsigned long long)(each / 10), (unsigned long long)(each % 10));
+	}
+	printk(KERN_CONT "\n");
+}
+
 static void print_summary(const char *t, const struct replay_result *r)
 {
 	unsigned long long instr = replay_instr_tenths(r), hl = held_per_live_milli(r);
@@ -574,6 +601,7 @@ static void print_summary(const char *t, const struct replay_result *r)
 	       r->ops, instr / 10, instr % 10, (unsigned long long)r->empty, r->alloc_failures, r->id_errors);
 	if (r->cpus != 1)
 		return;
+	print_calls(t, r);
 	printk("replay: %s memory: peak held %ld KiB, peak live %lu KiB, held/live %llu.%03llu, "
 	       "slab pages at the end %+ld, frag_end %llu.%03llu\n", t,
 	       max(r->peak_held_pages, 0L) * (long)(PAGE_SIZE / 1024), r->peak_live_bytes / 1024,

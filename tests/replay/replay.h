@@ -81,6 +81,9 @@ struct replay_result {
 	unsigned long alloc_failures;	/* allocations that returned NULL */
 	unsigned long id_errors;	/* a slot not as the parser left it: a bug here */
 	u64 cycles;			/* over all ops, each between two rdtsc_ordered() */
+	/* the same by call: [0..3] the allocations (a k p v), [4..7] their frees */
+	u64 by_call[8];
+	unsigned long calls[8];
 	u64 empty;			/* an empty timed region: the median of 1001 */
 	long peak_held_pages;		/* free(start) - free(t), at most */
 	unsigned long peak_live_bytes;
