@@ -23,7 +23,8 @@
 #define SLAB_FAILSLAB		((slab_flags_t)0x02000000U)	/* may fail now: mm/fault_inject.c */
 
 #define MAX_SHEAF_CAPACITY	32	/* objects per sheaf, at most */
-#define SHEAF_MAX_BYTES		(64U << 10)	/* ... and bytes of them, unless that is below 4 */
+/* ... and bytes of them, unless that is below 4 (docs/slab.md: Linux's traces held less) */
+#define SHEAF_MAX_BYTES		(8U << 10)
 #define MAX_FULL_SHEAVES	10	/* per barn, as Linux */
 #define MAX_EMPTY_SHEAVES	10
 
