@@ -1025,18 +1025,22 @@ def cmd_bench(a):
     if ours:
         print_linux_comparison(ours, a.linux_reference, a.wall)
     if a.bench == "*" and not a.wall and default_machine:
-        write_bench_figures(rows)
+        write_bench_figures(rows, ours)
     return 0
 
 
-def write_bench_figures(rows):
-    """Write tests/bench/figures.txt from a full make bench's rows, and say what moved."""
+def write_bench_figures(rows, linux_rows):
+    """Write tests/bench/figures.txt from a full make bench's rows, and say what moved.
+    The traces' rows ("bench: linux trace.T.KEY FIGURE NAME") are kept by their names."""
     old = docs_check.read_bench_figures()
     new = {}
     for row in rows:
         m = docs_check.BENCH_ROW.match(row)
         if m:
             new[m.group(1)] = m.group(2)
+    for key, figure, name in linux_rows:
+        if key.startswith("trace."):
+            new[name] = figure
     with open(docs_check.BENCH_FIGURES, "w") as f:
         f.write("# tests/bench/figures.txt - written by the last full `make bench` (guest\n"
                 "# instructions per operation under -icount, identical every run; two CPUs):\n"
