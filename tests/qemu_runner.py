@@ -1044,7 +1044,8 @@ def write_bench_figures(rows, linux_rows):
     with open(docs_check.BENCH_FIGURES, "w") as f:
         f.write("# tests/bench/figures.txt - written by the last full `make bench` (guest\n"
                 "# instructions per operation under -icount, identical every run; two CPUs):\n"
-                "# every row, \"name<TAB>figure\".  The docs quote their figures from here, and\n"
+                "# every row, \"name<TAB>figure\", and the rows of the traces' replay (its second\n"
+                "# boot, -smp 8).  The docs quote their figures from here, and\n"
                 "# tests/docs_check.py checks them.  Commit it with the change that moved them.\n")
         for name in sorted(new):
             f.write("%s\t%s\n" % (name, new[name]))
