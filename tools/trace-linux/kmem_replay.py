@@ -54,6 +54,7 @@ def records(lines):
     """Validate the lines of a trace; yield (line number, kind, fields) of each S, C, a, k,
     p, v, f record, the numbers parsed.  Raises FormatError at the first refusal."""
     slots, live, caches = None, set(), {}
+    n = 0
     for n, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         if n == 1:
@@ -130,6 +131,8 @@ def records(lines):
         if cpu > CPU_MAX:
             raise FormatError(n, "cpu %d is more than %d" % (cpu, CPU_MAX))
         yield n, kind, fields
+    if n == 0:      # an empty file: refused on its first line, as both replayers do
+        raise FormatError(1, "the first line is not %r (the file is empty)" % MAGIC)
 
 
 def open_trace(path):
@@ -227,6 +230,7 @@ def human(n):
 # ---------------------------------------------------------------- selftest
 
 SELFTEST = [
+    ("", "first line"),
     ("S 1\n", "first line"),
     ("#kmem-replay 1\na 0 8 0 0\n", "an event before S"),
     ("#kmem-replay 1\nS 1\nS 1\n", "S twice"),
