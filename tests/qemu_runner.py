@@ -1101,10 +1101,21 @@ TORTURE_SHORT_SECONDS = 15
 TORTURE_SHORT_CMDLINE = "torture.check=3"
 TORTURE_MACHINE = "-machine q35 -m 256M -smp 4"
 TORTURE_SELFTEST = ("torture.break=double_free torture.check=1", "reports seen: 1; the first: BUG")
+# Options the torture test must refuse, each in one line, before it starts: (options, words
+# of the refusal).  One CPU is enough to be refused.
+TORTURE_REFUSALS = [
+    ("torture.mix=pages=1,nothing=2", "torture.mix=pages=1,nothing=2: expected name=weight"),
+    ("torture.mix=pages=0", "torture.mix gives every operation weight 0"),
+    ("torture.break=twice", "torture.break=twice: expected double_free or overwrite"),
+    ("torture.mix=pages=1 torture.break=double_free",
+     "torture.break breaks a kmalloc object: give kmalloc a weight"),
+]
+TORTURE_REFUSAL_MACHINE = "-machine pc -m 128M -smp 1"
 
 
 def torture_stage(kernel):
-    """The short run (clean, with its table) and the self-test: (passed, failed)."""
+    """The short run (clean, with its table), the self-test, and the options it must refuse:
+    (passed, failed)."""
     passed = failed = 0
     status, shown, took = run_torture(kernel, TORTURE_SHORT_SECONDS, TORTURE_MACHINE,
                                       TORTURE_SHORT_CMDLINE, "torture-short.log")
@@ -1127,7 +1138,18 @@ def torture_stage(kernel):
           "counted (%.0f s)" % ("ok" if ok else "not ok", took), flush=True)
     if not ok:
         print("\n".join("      " + l for l in shown[-8:]))
-    return passed + ok, failed + (not ok)
+    passed, failed = passed + ok, failed + (not ok)
+    for options, want in TORTURE_REFUSALS:
+        status, shown, took = run_torture(kernel, 2, TORTURE_REFUSAL_MACHINE, options,
+                                          "torture-refusal.log")
+        ok = status == EXIT_TORTURE_FAILED and any(want in l for l in shown) and \
+            not any(l.startswith("torture: ") and " s on " in l for l in shown)
+        print("  %s - torture refuses %s in one line, before it starts (%.0f s)"
+              % ("ok" if ok else "not ok", options, took), flush=True)
+        if not ok:
+            print("\n".join("      " + l for l in shown[-8:]))
+        passed, failed = passed + ok, failed + (not ok)
+    return passed, failed
 
 
 # ---------------------------------------------------------------- the traces
