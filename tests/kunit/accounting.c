@@ -39,6 +39,8 @@
 #include <stdarg.h>
 #include "kunit/internal.h"
 #include "mm/slab_internal.h"
+#include "mm/internal.h"
+#include "mm/page_alloc.h"
 #include "mm/percpu.h"
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
@@ -90,6 +92,49 @@ static void drop_cached_memory(void)
 		spin_unlock(&slab_caches_lock);
 	}
 	drain_all_pages();
+}
+
+/**
+ * settled_free_pages - free pages with everything cached given back
+ *
+ * So that two counts compare exactly (the torture test's, the replayer's,
+ * before and after): deferred vfree()s run, vmalloc purged, every slab cache
+ * shrunk, every CPU's page lists drained.  Page tables made for the vmalloc
+ * space stay (docs/vmalloc.md), so they count as free here.
+ * Context: may sleep; waits for every CPU.
+ */
+unsigned long settled_free_pages(void)
+{
+	flush_scheduled_work();		/* the vfree()s deferred on every CPU */
+	vm_unmap_aliases();
+	kmem_cache_shrink_all();
+	drain_all_pages();
+	return nr_free_pages() + READ_ONCE(nr_kernel_pagetable_pages);
+}
+
+static void count_busy_area(const struct vmap_area *va, bool lazy, void *arg)
+{
+	(void)va;
+	*(unsigned long *)arg += !lazy;
+}
+
+/**
+ * count_caches_and_areas - how many slab caches and busy vmalloc areas there are
+ * @caches: set to the slab caches
+ * @areas: set to the vmalloc areas in use (not the lazily freed ones)
+ *
+ * Context: may sleep (takes slab_caches_lock and the vmalloc lock).
+ */
+void count_caches_and_areas(unsigned long *caches, unsigned long *areas)
+{
+	struct kmem_cache *s;
+
+	*caches = *areas = 0;
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		(*caches)++;
+	spin_unlock(&slab_caches_lock);
+	vmalloc_for_each_area(count_busy_area, areas);
 }
 
 /* Objects of @s in use and pages in its slabs, on every node (its sheaves are empty). */

@@ -629,33 +629,6 @@ static unsigned int parse_cpus(void)
 	return runs;
 }
 
-/* Free pages with everything cached given back, as the torture test counts them. */
-static unsigned long settled_free_pages(void)
-{
-	flush_scheduled_work();
-	vm_unmap_aliases();
-	kmem_cache_shrink_all();
-	drain_all_pages();
-	return nr_free_pages() + READ_ONCE(nr_kernel_pagetable_pages);
-}
-
-static void count_area(const struct vmap_area *va, bool lazy, void *arg)
-{
-	*(unsigned long *)arg += !lazy;
-}
-
-static void count_things(unsigned long *caches, unsigned long *areas)
-{
-	struct kmem_cache *s;
-
-	*caches = *areas = 0;
-	spin_lock(&slab_caches_lock);
-	list_for_each_entry(s, &slab_caches, list)
-		(*caches)++;
-	spin_unlock(&slab_caches_lock);
-	vmalloc_for_each_area(count_area, areas);
-}
-
 /* One trace: parse, run at each CPU count, print; false if refused or an id went wrong. */
 static bool replay_module(const struct boot_module *m, unsigned int runs, bool figures,
 			  struct trace_figures *f)
@@ -745,7 +718,7 @@ bool replay_main(void)
 		return false;
 	}
 	before = settled_free_pages();
-	count_things(&caches, &areas);
+	count_caches_and_areas(&caches, &areas);
 	for (unsigned int i = 0; i < boot_info.nr_modules; i++) {
 		if (!is_trace(&boot_info.modules[i]))
 			continue;
@@ -755,7 +728,7 @@ bool replay_main(void)
 	if (!traces)
 		pr_info("replay: no trace (GRUB modules named <T>.kmr)\n");
 	after = settled_free_pages();
-	count_things(&caches_after, &areas_after);
+	count_caches_and_areas(&caches_after, &areas_after);
 	vfree(f);
 	back = caches_after == caches && areas_after == areas;
 	if (!back)

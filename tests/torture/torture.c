@@ -1007,38 +1007,6 @@ static void fault_end(void)
 
 /* ---------------------------------------------------------------- start and end */
 
-/*
- * Free pages with everything cached given back, so that they can be compared
- * exactly; page tables made for the vmalloc space stay (docs/vmalloc.md), so
- * they count as free here.
- */
-static unsigned long settled_free_pages(void)
-{
-	flush_scheduled_work();		/* the vfree()s deferred on every CPU */
-	vm_unmap_aliases();
-	kmem_cache_shrink_all();
-	drain_all_pages();
-	return nr_free_pages() + READ_ONCE(nr_kernel_pagetable_pages);
-}
-
-static void count_area(const struct vmap_area *va, bool lazy, void *arg)
-{
-	*(unsigned long *)arg += !lazy;
-}
-
-/* The slab caches and the busy vmalloc areas, counted. */
-static void count_things(unsigned long *caches, unsigned long *areas)
-{
-	struct kmem_cache *s;
-
-	*caches = *areas = 0;
-	spin_lock(&slab_caches_lock);
-	list_for_each_entry(s, &slab_caches, list)
-		(*caches)++;
-	spin_unlock(&slab_caches_lock);
-	vmalloc_for_each_area(count_area, areas);
-}
-
 static void print_table(void)
 {
 	unsigned long total[NR_OPS] = { 0 }, failed[NR_OPS] = { 0 }, frees[NR_HOW] = { 0 };
@@ -1163,7 +1131,7 @@ bool torture_run(void)
 		return false;
 	ncpus = num_online_cpus();
 	before = settled_free_pages();
-	count_things(&caches, &areas);
+	count_caches_and_areas(&caches, &areas);
 	lowest_free = before;
 	tcpu = vzalloc(NR_CPUS * sizeof(*tcpu));
 	if (!tcpu || register_trace_console(report_probe, NULL)) {
@@ -1211,7 +1179,7 @@ bool torture_run(void)
 	vfree(tcpu);
 	after = settled_free_pages();
 	problems += run_checkers();
-	count_things(&caches_after, &areas_after);
+	count_caches_and_areas(&caches_after, &areas_after);
 	back = caches_after == caches && areas_after == areas;
 	if (!back)
 		pr_err("torture: %lu slab caches (before: %lu), %lu vmalloc areas (before: %lu)\n",

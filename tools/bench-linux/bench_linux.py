@@ -238,7 +238,13 @@ def make_initramfs(abi, module, replay=None, traces=()):
             with opener(path, "rb") as f, \
                     open(os.path.join(tree, "traces", trace_name(path) + ".kmr"), "wb") as out:
                 shutil.copyfileobj(f, out)
-    # Fixed times and order: the same files make the same bytes, and so the same boot.
+    return pack_initramfs(tree, os.path.join(OUT, abi, "initrd%s.gz" % tag))
+
+
+def pack_initramfs(tree, initrd):
+    """Write TREE as a gzipped newc cpio to INITRD (its path, returned).  Fixed times and
+    order: the same files make the same bytes, and so the same boot.  make trace-linux
+    packs its initramfs with it too."""
     files = []
     for top, dirs, names in os.walk(tree):
         dirs.sort()
@@ -249,7 +255,6 @@ def make_initramfs(abi, module, replay=None, traces=()):
     archive = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet", "--reproducible"],
                              cwd=tree, check=True,
                              input="\n".join(files).encode(), stdout=subprocess.PIPE).stdout
-    initrd = os.path.join(OUT, abi, "initrd%s.gz" % tag)
     with open(initrd, "wb") as f:
         f.write(gzip.compress(archive, compresslevel=1, mtime=0))
     return initrd

@@ -78,20 +78,7 @@ def make_initramfs(abi):
         if cmd != "busybox" and "/" not in cmd:
             os.symlink("busybox", os.path.join(tree, "bin", cmd))
     shutil.copy(os.path.join(HERE, "init"), os.path.join(tree, "init"))
-    files = []
-    for top, dirs, names in os.walk(tree):
-        dirs.sort()
-        rel = os.path.relpath(top, tree)
-        files += [os.path.normpath(os.path.join(rel, n)) for n in dirs + sorted(names)]
-    for name in files + ["."]:
-        os.utime(os.path.join(tree, name), (0, 0), follow_symlinks=False)
-    archive = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet", "--reproducible"],
-                             cwd=tree, check=True, input="\n".join(files).encode(),
-                             stdout=subprocess.PIPE).stdout
-    initrd = os.path.join(OUT, "initrd.gz")
-    with open(initrd, "wb") as f:
-        f.write(gzip.compress(archive, compresslevel=1, mtime=0))
-    return initrd
+    return bench_linux.pack_initramfs(tree, os.path.join(OUT, "initrd.gz"))
 
 
 def boot(vmlinuz, initrd, attempt):
