@@ -159,4 +159,20 @@ static inline void memalloc_noreclaim_restore(unsigned int flags)
 	memalloc_flags_restore(flags);
 }
 
+/*
+ * The migratetype an allocation asks for: __GFP_MOVABLE is 1, MOVABLE, and
+ * __GFP_RECLAIMABLE 2, RECLAIMABLE (Linux's values, and so its
+ * gfp_migratetype()); neither is UNMOVABLE, and both, which makes no sense,
+ * too.
+ */
+#define GFP_MOVABLE_MASK	(__GFP_RECLAIMABLE | __GFP_MOVABLE)
+#define GFP_MOVABLE_SHIFT	3
+
+static inline int gfp_migratetype(gfp_t gfp)
+{
+	unsigned int mt = (gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT;
+
+	return mt == 3 ? 0 : (int)mt;
+}
+
 #endif

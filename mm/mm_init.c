@@ -214,13 +214,17 @@ static void zone_init(struct zone *zone, int nid, enum zone_type z)
 	spin_lock_init(&zone->lock);
 	zone->node = nid;
 	zone->name = zone_names[z];
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		INIT_LIST_HEAD(&zone->free_area[o].free_list);
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
+	}
 	zone->per_cpu_pageset = alloc_percpu(struct per_cpu_pages);
 	if (!zone->per_cpu_pageset)
 		panic("mm: no per-CPU memory for the %s zone's page lists", zone->name);
-	for_each_possible_cpu(cpu)
-		INIT_LIST_HEAD(&per_cpu_ptr(zone->per_cpu_pageset, cpu)->list);
+	for_each_possible_cpu(cpu) {
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			INIT_LIST_HEAD(&per_cpu_ptr(zone->per_cpu_pageset, cpu)->lists[mt]);
+	}
 }
 
 /* Widen @zone's span to include RAM frames [start, end). */
@@ -242,6 +246,29 @@ static void zone_add_span(struct zone *zone, unsigned long start, unsigned long 
  *
  * Context: boot, after memblock knows all RAM and vmemmap is backed.
  */
+/*
+ * A byte per pageblock of each zone's span, every one MIGRATE_MOVABLE to
+ * begin with, as Linux's memmap_init() leaves them: the kernel's own
+ * allocations then claim the pageblocks they need (__rmqueue_fallback()).
+ */
+static void pageblock_init(void)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		unsigned long n;
+
+		if (!zone->spanned_pages)
+			continue;
+		n = ((zone_end_pfn(zone) - 1) >> pageblock_order) -
+		    (zone->zone_start_pfn >> pageblock_order) + 1;
+		zone->pageblock_flags = memblock_alloc(n, 1);
+		if (!zone->pageblock_flags)
+			panic("mm: no memory for the %s zone's %lu pageblock types", zone->name, n);
+		memset(zone->pageblock_flags, MIGRATE_MOVABLE, n);
+	}
+}
+
 void free_area_init(void)
 {
 	const struct memblock_region *r;
@@ -282,6 +309,7 @@ void free_area_init(void)
 				zone_add_span(&pgdat->node_zones[z], lo, hi);
 		}
 	}
+	pageblock_init();
 	memmap_init();
 }
 

@@ -54,17 +54,38 @@ enum zone_watermarks {
 	NR_WMARK
 };
 
-struct free_area {
-	struct list_head free_list;	/* first pages of free blocks of this order */
-	unsigned long nr_free;		/* how many blocks */
+/*
+ * Grouping by mobility (Linux's anti-fragmentation, 2.6.24): memory is cut
+ * into pageblocks of 2^pageblock_order pages, each with a migratetype, and
+ * a free block sits on the free list of its pageblock's type.  Allocations
+ * take from their own type's lists first (gfp_migratetype()), so that the
+ * pages that can never move (unmovable) gather in few pageblocks instead of
+ * pinning a page in every one.
+ */
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES,		/* the types with a per-CPU list */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,	/* kept for high-order atomic allocations */
+	MIGRATE_ISOLATE,		/* taken out of use: its free pages stay put */
+	MIGRATE_TYPES
 };
 
-/* A CPU's private stack of free order-0 pages, refilled and drained in batches. */
+#define pageblock_order		9	/* 2 MiB, as on x86-64 */
+#define pageblock_nr_pages	(1UL << pageblock_order)
+
+struct free_area {
+	struct list_head free_list[MIGRATE_TYPES];	/* first pages of free blocks, by type */
+	unsigned long nr_free;		/* how many blocks, of every type */
+};
+
+/* A CPU's private stacks of free order-0 pages, one per type, refilled and drained in batches. */
 struct per_cpu_pages {
-	int count;			/* pages on the list */
+	int count;			/* pages on the lists, all of them */
 	int high;			/* drain a batch when count reaches this */
 	int batch;			/* pages moved per refill or drain */
-	struct list_head list;
+	struct list_head lists[MIGRATE_PCPTYPES];
 };
 
 struct zone {
@@ -81,7 +102,12 @@ struct zone {
 	int node;
 	const char *name;
 	struct per_cpu_pages *per_cpu_pageset;	/* alloc_percpu(): one list per CPU */
+	/* the migratetype of each pageblock of the span, from zone_start_pfn's (memblock) */
+	unsigned char *pageblock_flags;
 };
+
+int get_pageblock_migratetype(const struct page *page);
+void set_pageblock_migratetype(struct page *page, int mt);
 
 /*
  * The zones an allocation may try, in order (Linux's zonelist).  Each entry

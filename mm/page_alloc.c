@@ -55,13 +55,51 @@ static void check_free_block(struct page *page, struct zone *zone, unsigned int 
 	VM_BUG_ON_PAGE(page_zone(page) != zone, page);
 }
 
-static void add_to_free_list(struct page *page, struct zone *zone, unsigned int order)
+/* ---------------------------------------------------------------- pageblocks */
+
+static unsigned char *pageblock_slot(const struct zone *zone, unsigned long pfn)
+{
+	return &zone->pageblock_flags[(pfn >> pageblock_order) -
+				      (zone->zone_start_pfn >> pageblock_order)];
+}
+
+/**
+ * get_pageblock_migratetype - the migratetype of @page's pageblock
+ * @page: any page of a zone's span
+ *
+ * Context: any; the answer may change unless the zone's lock is held.
+ */
+int get_pageblock_migratetype(const struct page *page)
+{
+	return READ_ONCE(*pageblock_slot(page_zone(page), page_to_pfn(page)));
+}
+
+/**
+ * set_pageblock_migratetype - give @page's pageblock the migratetype @mt
+ *
+ * Its free blocks are not moved: the caller does (move_freepages_block()).
+ * Context: the zone's lock held.
+ */
+void set_pageblock_migratetype(struct page *page, int mt)
+{
+	WRITE_ONCE(*pageblock_slot(page_zone(page), page_to_pfn(page)), (unsigned char)mt);
+}
+
+/* May free blocks of these two types merge?  (Not isolated or reserved ones.) */
+static bool migratetypes_mergeable(int a, int b)
+{
+	return a == b || (a < MIGRATE_PCPTYPES && b < MIGRATE_PCPTYPES);
+}
+
+/* ---------------------------------------------------------------- free lists */
+
+static void add_to_free_list(struct page *page, struct zone *zone, unsigned int order, int mt)
 {
 	check_free_block(page, zone, order);
 	VM_BUG_ON_PAGE(PageBuddy(page) || page_test(page, PG_pcp), page);
 	page_set(page, PG_buddy);
 	page->private = order;
-	list_add(&page->lru, &zone->free_area[order].free_list);
+	list_add(&page->lru, &zone->free_area[order].free_list[mt]);
 	/* data_race(): under zone->lock; the lockless readers READ_ONCE() it (one add, whole) */
 	data_race(zone->free_area[order].nr_free++);
 }
@@ -101,6 +139,8 @@ static bool page_is_buddy(const struct page *page, const struct page *buddy, uns
  */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order)
 {
+	int mt = get_pageblock_migratetype(page);
+
 	VM_BUG_ON_PAGE(page_to_pfn(page) != pfn, page);
 	check_free_block(page, zone, order);
 	/* data_race(): under zone->lock; the lockless readers READ_ONCE() it (one add, whole) */
@@ -117,57 +157,230 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 
 		if (!data_race(page_is_buddy(page, buddy, order)))
 			break;
+		/*
+		 * From pageblock_order up the buddy is another pageblock: merged
+		 * only if both types may mix, and then it takes this one's type
+		 * (as Linux 6.10), so that the block's halves go back to one list.
+		 */
+		if (order >= pageblock_order) {
+			int buddy_mt = get_pageblock_migratetype(buddy);
+
+			if (!migratetypes_mergeable(mt, buddy_mt))
+				break;
+			if (buddy_mt != mt)
+				set_pageblock_migratetype(buddy, mt);
+		}
 		del_from_free_list(buddy, zone, order);
 		pfn &= buddy_pfn;	/* the merged block starts at the lower of the two */
 		page = pfn_to_page(pfn);
 		order++;
 	}
 	/* END LAB */
-	add_to_free_list(page, zone, order);
+	add_to_free_list(page, zone, order, mt);
 }
 
 /*
- * Take a block of @order from @zone (locked), splitting a larger one if
- * needed.  Returns NULL if no list of order >= @order has a block.
+ * Split the free block @page of order @high, just taken off its list, down
+ * to order @low: the upper halves go back on @mt's lists, largest first
+ * (Linux's expand()).
  */
-static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
+static void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high,
+		   int mt)
+{
+	/* LAB buddy */
+	while (high > low) {
+		high--;
+		add_to_free_list(page + (1UL << high), zone, high, mt);
+	}
+	/* END LAB */
+}
+
+/*
+ * Take a block of @order and migratetype @mt from @zone (locked), splitting
+ * a larger one of that type if needed.  Returns NULL if no list of order
+ * >= @order of that type has a block.
+ */
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order, int mt)
 {
 	for (unsigned int current_order = order; current_order <= MAX_PAGE_ORDER; current_order++) {
-		struct free_area *area = &zone->free_area[current_order];
+		struct list_head *list = &zone->free_area[current_order].free_list[mt];
 		struct page *page;
 
-		if (list_empty(&area->free_list))
+		if (list_empty(list))
 			continue;
-		page = list_first_entry(&area->free_list, struct page, lru);
+		page = list_first_entry(list, struct page, lru);
 		del_from_free_list(page, zone, current_order);
-		/* LAB buddy */
-		/* Give back the upper halves we do not need, largest first. */
-		while (current_order > order) {
-			current_order--;
-			add_to_free_list(page + (1UL << current_order), zone, current_order);
-		}
-		/* END LAB */
+		expand(zone, page, order, current_order, mt);
 		data_race(zone->nr_free -= 1UL << order);	/* as in __free_one_page() */
 		return page;
 	}
 	return NULL;
 }
 
+/* Where each type looks when its own lists are empty, in order (Linux's fallbacks[]). */
+static const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
+	[MIGRATE_UNMOVABLE]	= { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+	[MIGRATE_MOVABLE]	= { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+	[MIGRATE_RECLAIMABLE]	= { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
+};
+
+/*
+ * May an allocation of @start_mt that found a block of @order on another
+ * type's list take the whole pageblock?  Always for a block of a pageblock
+ * or more, and for half a pageblock; unmovable and reclaimable allocations
+ * always try, since scattering them is what fragments memory for good
+ * (Linux's can_steal_fallback()).
+ */
+static bool can_steal_fallback(unsigned int order, int start_mt)
+{
+	return order >= pageblock_order / 2 || start_mt == MIGRATE_RECLAIMABLE ||
+	       start_mt == MIGRATE_UNMOVABLE;
+}
+
+/* The first fallback type of @start_mt with a free block of @order, or -1. */
+static int find_suitable_fallback(struct zone *zone, unsigned int order, int start_mt)
+{
+	for (int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
+		int mt = fallbacks[start_mt][i];
+
+		if (!list_empty(&zone->free_area[order].free_list[mt]))
+			return mt;
+	}
+	return -1;
+}
+
+/*
+ * The free pages of @page's pageblock, each free block moved to @mt's lists
+ * on the way unless @mt is negative.  The zone's lock is held.
+ */
+static unsigned long move_freepages_block(struct zone *zone, struct page *page, int mt)
+{
+	unsigned long start = ALIGN_DOWN(page_to_pfn(page), pageblock_nr_pages);
+	unsigned long end = min(start + pageblock_nr_pages, zone_end_pfn(zone)), free = 0;
+
+	for (unsigned long pfn = max(start, zone->zone_start_pfn); pfn < end;) {
+		struct page *p = pfn_to_page(pfn);
+
+		if (!pfn_valid(pfn) || !PageBuddy(p)) {
+			pfn++;
+			continue;
+		}
+		if (mt >= 0)
+			list_move(&p->lru, &zone->free_area[p->private].free_list[mt]);
+		free += 1UL << p->private;
+		pfn += 1UL << p->private;
+	}
+	return free;
+}
+
+/*
+ * Claim the pageblock of @page, a free block of @order on another type's
+ * list, for @start_mt: a block of a pageblock or more becomes @start_mt's
+ * whole; a smaller one takes its pageblock along if at least half of it is
+ * free or holds allocations of @start_mt's kind (nothing here is movable
+ * yet, so every allocated page counts as "alike" for an unmovable or
+ * reclaimable claim: Linux's rule, with no LRU pages).  Returns whether the
+ * free pages now sit on @start_mt's lists.  The zone's lock is held.
+ */
+static bool try_to_claim_block(struct zone *zone, struct page *page, unsigned int order,
+			       int start_mt)
+{
+	unsigned long free;
+
+	if (order >= pageblock_order) {
+		for (unsigned long i = 0; i < (1UL << (order - pageblock_order)); i++)
+			set_pageblock_migratetype(page + i * pageblock_nr_pages, start_mt);
+		list_move(&page->lru, &zone->free_area[order].free_list[start_mt]);
+		return true;
+	}
+	free = move_freepages_block(zone, page, -1);
+	if (start_mt == MIGRATE_MOVABLE && free < pageblock_nr_pages / 2)
+		return false;
+	move_freepages_block(zone, page, start_mt);
+	set_pageblock_migratetype(page, start_mt);
+	return true;
+}
+
+/*
+ * @start_mt's lists are empty: take from another type's (Linux's
+ * __rmqueue_fallback()).  The largest free block of a fallback type first,
+ * whose pageblock may change hands (try_to_claim_block()); a movable
+ * allocation that may not claim takes the smallest block instead, so as
+ * not to break up a large one for nothing.  Counted as
+ * PGALLOC_EXTFRAG, Linux's mm_page_alloc_extfrag event.  The zone's lock
+ * is held.
+ */
+static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order, int start_mt)
+{
+	int current_order, fallback_mt = -1;
+	struct page *page;
+
+	for (current_order = MAX_PAGE_ORDER; current_order >= (int)order; current_order--) {
+		fallback_mt = find_suitable_fallback(zone, current_order, start_mt);
+		if (fallback_mt < 0)
+			continue;
+		if (!can_steal_fallback(current_order, start_mt) && current_order > (int)order)
+			goto find_smallest;
+		goto found;
+	}
+	return NULL;
+find_smallest:
+	for (current_order = order; current_order <= MAX_PAGE_ORDER; current_order++) {
+		fallback_mt = find_suitable_fallback(zone, current_order, start_mt);
+		if (fallback_mt >= 0)
+			break;
+	}
+found:
+	page = list_first_entry(&zone->free_area[current_order].free_list[fallback_mt],
+				struct page, lru);
+	count_vm_event(PGALLOC_EXTFRAG);
+	if (can_steal_fallback(current_order, start_mt) &&
+	    try_to_claim_block(zone, page, current_order, start_mt))
+		return __rmqueue_smallest(zone, order, start_mt);
+	del_from_free_list(page, zone, current_order);
+	expand(zone, page, order, current_order, fallback_mt);
+	data_race(zone->nr_free -= 1UL << order);	/* as in __free_one_page() */
+	return page;
+}
+
+/* A block of @order for @mt: its own lists, else another type's.  The zone's lock is held. */
+static struct page *__rmqueue(struct zone *zone, unsigned int order, int mt)
+{
+	struct page *page = __rmqueue_smallest(zone, order, mt);
+
+	return page ? page : __rmqueue_fallback(zone, order, mt);
+}
+
 /* ---------------------------------------------------------------- per-CPU lists */
 
-/* Move up to @count pages from the tail (the coldest) of @pcp back to the buddy lists. */
+/*
+ * Move up to @count pages from the tails (the coldest) of @pcp's lists back
+ * to the buddy lists, a page of each type in turn.  Each goes to the list of
+ * its pageblock's type now (__free_one_page()).
+ */
 static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int count)
 {
 	/* LAB buddy */
+	int mt = 0, empty = 0;
+
 	VM_BUG_ON(!irqs_disabled());	/* the list is this CPU's, and an interrupt may use it */
 	spin_lock(&zone->lock);
-	while (count-- > 0 && !list_empty(&pcp->list)) {
-		struct page *page = list_last_entry(&pcp->list, struct page, lru);
+	while (count > 0 && empty < MIGRATE_PCPTYPES) {
+		struct list_head *list = &pcp->lists[mt];
+		struct page *page;
 
+		mt = (mt + 1) % MIGRATE_PCPTYPES;
+		if (list_empty(list)) {
+			empty++;
+			continue;
+		}
+		empty = 0;
+		page = list_last_entry(list, struct page, lru);
 		VM_BUG_ON_PAGE(!page_test(page, PG_pcp), page);
 		list_del(&page->lru);
 		page_clear(page, PG_pcp);
 		pcp->count--;
+		count--;
 		__free_one_page(page, page_to_pfn(page), zone, 0);
 	}
 	spin_unlock(&zone->lock);
@@ -176,23 +389,23 @@ static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int
 }
 
 /*
- * Refill this CPU's list with a batch from the buddy lists.  Out of line:
- * it is the slow side of every order-0 allocation, and inlined it costs
- * the fast side registers (7 instructions a pair in make bench).
+ * Refill this CPU's list of @mt with a batch from the buddy lists.  Out of
+ * line: it is the slow side of every order-0 allocation, and inlined it
+ * costs the fast side registers (7 instructions a pair in make bench).
  */
-static __noinline int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
+static __noinline int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp, int mt)
 {
 	/* LAB buddy */
 	int got = 0;
 
 	spin_lock(&zone->lock);
 	for (; got < pcp->batch; got++) {
-		struct page *page = __rmqueue_smallest(zone, 0);
+		struct page *page = __rmqueue(zone, 0, mt);
 
 		if (!page)
 			break;
 		page_set(page, PG_pcp);
-		list_add_tail(&page->lru, &pcp->list);
+		list_add_tail(&page->lru, &pcp->lists[mt]);
 	}
 	spin_unlock(&zone->lock);
 	pcp->count += got;
@@ -201,16 +414,17 @@ static __noinline int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 	/* END LAB */
 }
 
-/* The first page of this CPU's list (refilled if empty), or NULL; interrupts are off. */
+/* The first page of this CPU's list of @mt (refilled if empty), or NULL; interrupts are off. */
 static __always_inline struct page *__rmqueue_pcplist(struct zone *zone,
-						      struct per_cpu_pages *pcp)
+						      struct per_cpu_pages *pcp, int mt)
 {
+	struct list_head *list = &pcp->lists[mt];
 	struct page *page;
 
 	/* LAB buddy */
-	if (list_empty(&pcp->list) && !rmqueue_bulk(zone, pcp))
+	if (list_empty(list) && !rmqueue_bulk(zone, pcp, mt))
 		return NULL;
-	page = list_first_entry(&pcp->list, struct page, lru);
+	page = list_first_entry(list, struct page, lru);
 	list_del(&page->lru);
 	page_clear(page, PG_pcp);
 	pcp->count--;
@@ -218,27 +432,38 @@ static __always_inline struct page *__rmqueue_pcplist(struct zone *zone,
 	/* END LAB */
 }
 
-static struct page *rmqueue_pcplist(struct zone *zone)
+static struct page *rmqueue_pcplist(struct zone *zone, int mt)
 {
 	struct page *page;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	page = __rmqueue_pcplist(zone, this_cpu_ptr(zone->per_cpu_pageset));
+	page = __rmqueue_pcplist(zone, this_cpu_ptr(zone->per_cpu_pageset), mt);
 	if (page)
 		count_vm_event(PCP_ALLOC);
 	local_irq_restore(flags);
 	return page;
 }
 
-/* Put @page at the head of this CPU's list (the next to be reused, still cache-hot). */
+/*
+ * Put @page at the head of this CPU's list of its pageblock's type (the next
+ * to be reused, still cache-hot).  A page of a reserved or isolated
+ * pageblock goes straight back to the buddy lists.
+ */
 static __always_inline void __free_unref_page(struct page *page, struct zone *zone)
 {
 	/* LAB buddy */
 	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	int mt = get_pageblock_migratetype(page);
 
+	if (unlikely(mt >= MIGRATE_PCPTYPES)) {
+		spin_lock(&zone->lock);
+		__free_one_page(page, page_to_pfn(page), zone, 0);
+		spin_unlock(&zone->lock);
+		return;
+	}
 	page_set(page, PG_pcp);
-	list_add(&page->lru, &pcp->list);
+	list_add(&page->lru, &pcp->lists[mt]);
 	if (++pcp->count >= pcp->high)
 		free_pcppages_bulk(zone, pcp, pcp->batch);
 	/* END LAB */
@@ -397,27 +622,27 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 	return flags;
 }
 
-static struct page *rmqueue(struct zone *zone, unsigned int order)
+static struct page *rmqueue(struct zone *zone, unsigned int order, int mt)
 {
 	struct page *page;
 	unsigned long flags;
 
 	if (order == 0)
-		return rmqueue_pcplist(zone);
+		return rmqueue_pcplist(zone, mt);
 	spin_lock_irqsave(&zone->lock, flags);
-	page = __rmqueue_smallest(zone, order);
+	page = __rmqueue(zone, order, mt);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;
 }
 
 static struct page *try_zone(struct zone *zone, unsigned int order, int highest,
-			     unsigned int alloc_flags)
+			     unsigned int alloc_flags, int mt)
 {
 	unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 
 	if (!zone_watermark_ok(zone, order, mark, highest, alloc_flags))
 		return NULL;
-	return rmqueue(zone, order);
+	return rmqueue(zone, order, mt);
 }
 
 /* The zones an allocation on @nid may try: only @nid's own for __GFP_THISNODE (Linux's name). */
@@ -471,7 +696,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 	const struct zone *preferred = z->zone;
 
 	for (; z->zone; z = next_zones_zonelist(z + 1, highest)) {
-		struct page *page = try_zone(z->zone, order, highest, alloc_flags);
+		struct page *page = try_zone(z->zone, order, highest, alloc_flags,
+					     gfp_migratetype(gfp));
 
 		if (page) {
 			zone_statistics(preferred, z->zone);
@@ -830,13 +1056,14 @@ static unsigned long rmqueue_bulk_blocks(struct zone *zone, gfp_t gfp, unsigned 
 					 struct page **slot)
 {
 	unsigned long taken = 0;
+	int mt = gfp_migratetype(gfp);
 
 	spin_lock(&zone->lock);
 	while (taken < missing) {
 		unsigned int order = min_t(unsigned int, ilog2(missing - taken), MAX_PAGE_ORDER);
 		struct page *block;
 
-		while (!(block = __rmqueue_smallest(zone, order)) && order)
+		while (!(block = __rmqueue(zone, order, mt)) && order)
 			order--;
 		if (!block)
 			break;
@@ -866,6 +1093,7 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
 						highest)->zone;
 	struct per_cpu_pages *pcp;
 	unsigned long flags, taken = 0, missing = 0;
+	int mt = gfp_migratetype(gfp);
 
 	if (!zone || !zone_watermark_ok(zone, 0, zone->watermark[WMARK_LOW] + nr_pages, highest,
 					ALLOC_WMARK_LOW))
@@ -875,11 +1103,11 @@ static unsigned long rmqueue_bulk_pcplist(gfp_t gfp, int nid, unsigned long nr_p
 	for (unsigned long i = 0; i < nr_pages; i++) {
 		if (page_array[i])
 			continue;
-		if (list_empty(&pcp->list)) {
+		if (list_empty(&pcp->lists[mt])) {
 			missing++;
 			continue;
 		}
-		bulk_hand_out(&page_array[i], __rmqueue_pcplist(zone, pcp), gfp);
+		bulk_hand_out(&page_array[i], __rmqueue_pcplist(zone, pcp, mt), gfp);
 		taken++;
 	}
 	count_vm_events(PCP_ALLOC, taken);
@@ -1191,33 +1419,56 @@ unsigned long zone_free_pages(const struct zone *zone)
 
 /* ---------------------------------------------------------------- checking */
 
-/* One zone's free lists of @order: each block where its order says; returns the problems. */
-static unsigned int check_free_area(struct zone *zone, unsigned int order, unsigned long *pages)
+/*
+ * One free list of @zone: @order's for type @mt.  Each block where its
+ * order says, on the list of its pageblock's type; returns the problems
+ * and adds the blocks to *@n.
+ */
+static unsigned int check_free_list(struct zone *zone, unsigned int order, int mt,
+				    unsigned long *n)
 {
-	struct free_area *area = &zone->free_area[order];
-	unsigned long n = 0, pfn, buddy;
+	unsigned long pfn, buddy;
 	unsigned int problems = 0;
 	struct page *page;
 
-	list_for_each_entry(page, &area->free_list, lru) {
+	list_for_each_entry(page, &zone->free_area[order].free_list[mt], lru) {
 		pfn = page_to_pfn(page);
-		if (++n > zone->spanned_pages || pfn < zone->zone_start_pfn ||
+		if (++*n > zone->spanned_pages || pfn < zone->zone_start_pfn ||
 		    pfn >= zone_end_pfn(zone) || (pfn & ((1UL << order) - 1)) ||
 		    !PageBuddy(page) || page->private != order) {
 			pr_err("BUG: buddy: %s order %u: block at pfn %#lx misplaced (flags %#lx, "
 			       "order %lu)\n", zone->name, order, pfn, page->flags, page->private);
 			return problems + 1;	/* the list itself may be broken: stop */
 		}
-		/* Two free buddies of one order are one block that was not merged. */
+		if (get_pageblock_migratetype(page) != mt) {
+			pr_err("BUG: buddy: %s order %u: block at pfn %#lx on the list of type %d, "
+			       "its pageblock is of type %d\n", zone->name, order, pfn, mt,
+			       get_pageblock_migratetype(page));
+			problems++;
+		}
+		/* Two free buddies of one order, of types that mix, are one block not merged. */
 		buddy = pfn ^ (1UL << order);
 		if (order < MAX_PAGE_ORDER && buddy >= zone->zone_start_pfn &&
 		    buddy < zone_end_pfn(zone) && pfn_valid(buddy) &&
-		    PageBuddy(pfn_to_page(buddy)) && pfn_to_page(buddy)->private == order) {
+		    PageBuddy(pfn_to_page(buddy)) && pfn_to_page(buddy)->private == order &&
+		    migratetypes_mergeable(mt, get_pageblock_migratetype(pfn_to_page(buddy)))) {
 			pr_err("BUG: buddy: %s order %u: blocks at pfn %#lx and %#lx are both free, "
 			       "not merged\n", zone->name, order, pfn, buddy);
 			problems++;
 		}
 	}
+	return problems;
+}
+
+/* One zone's free lists of @order, every type; returns the problems. */
+static unsigned int check_free_area(struct zone *zone, unsigned int order, unsigned long *pages)
+{
+	struct free_area *area = &zone->free_area[order];
+	unsigned int problems = 0;
+	unsigned long n = 0;
+
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		problems += check_free_list(zone, order, mt, &n);
 	if (n != area->nr_free) {
 		pr_err("BUG: buddy: %s order %u: %lu blocks listed, nr_free says %lu\n",
 		       zone->name, order, n, area->nr_free);
@@ -1237,9 +1488,12 @@ static unsigned int check_pcp_lists(struct zone *zone)
 		struct page *page;
 		long n = 0;
 
-		list_for_each_entry(page, &pcp->list, lru) {
-			if (++n > pcp->count || !page_test(page, PG_pcp) || page_zone(page) != zone)
-				break;
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			list_for_each_entry(page, &pcp->lists[mt], lru) {
+				if (++n > pcp->count || !page_test(page, PG_pcp) ||
+				    page_zone(page) != zone)
+					break;
+			}
 		}
 		if (n != pcp->count) {
 			pr_err("BUG: buddy: %s CPU %u's list: %ld pages good, count says %d\n",

@@ -27,6 +27,7 @@ enum vm_event_item {
 	SLABS_SCANNED,		/* objects shrinkers looked at */
 	OOM_KILL,		/* victims killed by the OOM killer */
 	PGALLOC_FAIL,		/* allocations that returned NULL (ours) */
+	PGALLOC_EXTFRAG,	/* took from another migratetype's lists (Linux's mm_page_alloc_extfrag) */
 	PGALLOC_NORETRY_FAIL,	/* ... of which __GFP_NORETRY (ours) */
 	PGALLOC_BAD_FREE,	/* misuses reported by __free_pages (ours) */
 	ALLOC_BAD_CONTEXT,	/* GFP_KERNEL-like allocations with interrupts off (ours) */

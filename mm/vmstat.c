@@ -32,6 +32,7 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[SLABS_SCANNED] = "slabs_scanned",
 	[OOM_KILL] = "oom_kill",
 	[PGALLOC_FAIL] = "pgalloc_fail",
+	[PGALLOC_EXTFRAG] = "pgalloc_extfrag",
 	[PGALLOC_NORETRY_FAIL] = "pgalloc_noretry_fail",
 	[PGALLOC_BAD_FREE] = "pgalloc_bad_free",
 	[ALLOC_BAD_CONTEXT] = "alloc_bad_context",

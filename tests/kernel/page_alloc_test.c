@@ -177,15 +177,19 @@ static unsigned long check_zone_lists(struct kunit *test, struct zone *zone)
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		unsigned long blocks = 0;
 
-		list_for_each_entry(page, &zone->free_area[o].free_list, lru) {
-			if (!free_block_ok(zone, page, o)) {
-				KUNIT_FAIL(test, "zone %s order %u: bad free block at pfn %#lx",
-					   zone->name, o, page_to_pfn(page));
-				kunit_info(test, "flags %#lx private %lu", page->flags,
-					   page->private);
-				return 0;
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			list_for_each_entry(page, &zone->free_area[o].free_list[mt], lru) {
+				if (!free_block_ok(zone, page, o)) {
+					KUNIT_FAIL(test, "zone %s order %u: bad free block at pfn %#lx",
+						   zone->name, o, page_to_pfn(page));
+					kunit_info(test, "flags %#lx private %lu", page->flags,
+						   page->private);
+					return 0;
+				}
+				/* on the list of its pageblock's type */
+				KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(page), mt);
+				blocks++;
 			}
-			blocks++;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, blocks, zone->free_area[o].nr_free,
 				    "zone %s order %u", zone->name, o);
@@ -195,10 +199,14 @@ static unsigned long check_zone_lists(struct kunit *test, struct zone *zone)
 	for_each_online_cpu(cpu) {
 		int n = 0;
 
-		list_for_each_entry(page, &per_cpu_ptr(zone->per_cpu_pageset, cpu)->list, lru) {
-			KUNIT_EXPECT_TRUE(test, page_test(page, PG_pcp) && !PageBuddy(page) &&
-						page_zone(page) == zone);
-			n++;
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			struct list_head *list = &per_cpu_ptr(zone->per_cpu_pageset, cpu)->lists[mt];
+
+			list_for_each_entry(page, list, lru) {
+				KUNIT_EXPECT_TRUE(test, page_test(page, PG_pcp) && !PageBuddy(page) &&
+							page_zone(page) == zone);
+				n++;
+			}
 		}
 		KUNIT_EXPECT_EQ(test, n, per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
 	}
