@@ -36,6 +36,12 @@ static void memblock_free_table_page(phys_addr_t page)
 	memblock_phys_free(page, PAGE_SIZE);
 }
 
+/** pageblock_flags_alloc - @bytes of boot memory for a zone's pageblock types, or NULL */
+void *pageblock_flags_alloc(unsigned long bytes)
+{
+	return memblock_alloc(bytes, 1);
+}
+
 static void *memblock_percpu_area(unsigned long size)
 {
 	return memblock_alloc(ALIGN(size, PAGE_SIZE), PAGE_SIZE);

@@ -119,6 +119,8 @@ void show_buddyinfo(void);
 
 /* mm/init.c */
 extern unsigned long nr_kernel_pagetable_pages;
+/* The bytes of a zone's pageblock types, at boot: memblock's here, the host's in its tests. */
+void *pageblock_flags_alloc(unsigned long bytes);
 
 
 /* mm/vmalloc.c, for its monitor commands and the tests */

@@ -262,7 +262,7 @@ static void pageblock_init(void)
 			continue;
 		n = ((zone_end_pfn(zone) - 1) >> pageblock_order) -
 		    (zone->zone_start_pfn >> pageblock_order) + 1;
-		zone->pageblock_flags = memblock_alloc(n, 1);
+		zone->pageblock_flags = pageblock_flags_alloc(n);
 		if (!zone->pageblock_flags)
 			panic("mm: no memory for the %s zone's %lu pageblock types", zone->name, n);
 		memset(zone->pageblock_flags, MIGRATE_MOVABLE, n);

@@ -83,11 +83,11 @@ static bool same_links(const struct page *a, const struct page *b)
 	return (a->flags >> ZONES_SHIFT) == (b->flags >> ZONES_SHIFT);
 }
 
-static void check_free_list(struct zone *zone, int nid, int z, unsigned int order,
-			    unsigned long *seen, unsigned long *heads, unsigned long *pages)
+static void check_free_list(struct zone *zone, int nid, int z, unsigned int order, int mt,
+			    unsigned long *seen, unsigned long *heads, unsigned long *listed)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct list_head *head = &area->free_list, *l;
+	struct list_head *head = &area->free_list[mt], *l;
 	unsigned long n = 0;
 
 	for (l = head->next; l != head; l = l->next) {
@@ -127,6 +127,9 @@ static void check_free_list(struct zone *zone, int nid, int z, unsigned int orde
 				   (1UL << PG_head)))
 			PROBLEM("%s order %u: free pfn %#lx has flags %#lx", zone->name, order, pfn,
 				page->flags);
+		if (get_pageblock_migratetype(page) != mt)
+			PROBLEM("%s order %u: pfn %#lx on type %d's list, its pageblock is type %d",
+				zone->name, order, pfn, mt, get_pageblock_migratetype(page));
 		set_bit_(heads, pfn);
 		for (unsigned long i = 0; i < (1UL << order); i++) {
 			struct page *p;
@@ -161,32 +164,48 @@ static void check_free_list(struct zone *zone, int nid, int z, unsigned int orde
 				PROBLEM("%s order %u: free buddies %#lx and %#lx not merged", zone->name,
 					order, pfn, b);
 		}
-		*pages += 1UL << order;
 	}
-	if (n != area->nr_free)
-		PROBLEM("%s order %u: %lu blocks on the list, nr_free says %lu", zone->name, order,
-			n, area->nr_free);
+	*listed += n;
+	(void)area;
 	(void)heads;
 }
+
+static int check_pcp_list(struct zone *zone, unsigned int cpu, struct list_head *head,
+			  unsigned long *seen);
 
 static void check_pcp(struct zone *zone, unsigned int cpu, unsigned long *seen)
 {
 	struct per_cpu_pages *pcp = pcp_of(zone, cpu);
+	int n = 0;
+
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		n += check_pcp_list(zone, cpu, &pcp->lists[mt], seen);
+	if (n != pcp->count)
+		PROBLEM("%s pcp cpu %u: %d pages on the lists, count says %d", zone->name, cpu, n,
+			pcp->count);
+	if (pcp->count < 0 || (pcp->high && pcp->count >= pcp->high))
+		PROBLEM("%s pcp cpu %u: count %d, high %d", zone->name, cpu, pcp->count, pcp->high);
+}
+
+/* One of a CPU's lists: PG_pcp pages of the zone, each free once; returns its length. */
+static int check_pcp_list(struct zone *zone, unsigned int cpu, struct list_head *head,
+			  unsigned long *seen)
+{
 	struct list_head *l;
 	int n = 0;
 
-	for (l = pcp->list.next; l != &pcp->list; l = l->next) {
+	for (l = head->next; l != head; l = l->next) {
 		struct page *page = list_entry(l, struct page, lru);
 		unsigned long pfn;
 
 		if (!page_ptr_ok(page)) {
 			PROBLEM("%s pcp cpu %u: entry %p is not a struct page", zone->name, cpu,
 				(void *)page);
-			return;
+			return n;
 		}
 		if (++n > (int)max_pfn) {
 			PROBLEM("%s pcp cpu %u: list loops", zone->name, cpu);
-			return;
+			return n;
 		}
 		pfn = page_to_pfn(page);
 		if (!page_test(page, PG_pcp) || PageBuddy(page) || page_test(page, PG_allocated) ||
@@ -199,11 +218,7 @@ static void check_pcp(struct zone *zone, unsigned int cpu, unsigned long *seen)
 			PROBLEM("%s pcp cpu %u: pfn %#lx is free twice", zone->name, cpu, pfn);
 		set_bit_(seen, pfn);
 	}
-	if (n != pcp->count)
-		PROBLEM("%s pcp cpu %u: %d pages on the list, count says %d", zone->name, cpu, n,
-			pcp->count);
-	if (pcp->count < 0 || (pcp->high && pcp->count >= pcp->high))
-		PROBLEM("%s pcp cpu %u: count %d, high %d", zone->name, cpu, pcp->count, pcp->high);
+	return n;
 }
 
 unsigned long buddy_check_consistency(void)
@@ -224,10 +239,18 @@ unsigned long buddy_check_consistency(void)
 			if (spin_is_locked(&zone->lock))
 				PROBLEM("%s: zone lock left held", zone->name);
 			managed += zone->managed_pages;
-			if (!zone->free_area[0].free_list.next)
+			if (!zone->free_area[0].free_list[0].next)
 				continue;	/* never initialised */
-			for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
-				check_free_list(zone, nid, z, o, seen, heads, &pages);
+			for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+				unsigned long listed = 0;
+
+				for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+					check_free_list(zone, nid, z, o, mt, seen, heads, &listed);
+				if (listed != zone->free_area[o].nr_free)
+					PROBLEM("%s order %u: %lu blocks on the lists, nr_free says %lu",
+						zone->name, o, listed, zone->free_area[o].nr_free);
+				pages += listed << o;
+			}
 			if (pages != zone->nr_free)
 				PROBLEM("%s: free lists hold %lu pages, nr_free says %lu", zone->name,
 					pages, zone->nr_free);
@@ -281,19 +304,22 @@ void buddy_snapshot_take(struct buddy_snapshot *s)
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
-			if (!zone->free_area[0].free_list.next)
+			if (!zone->free_area[0].free_list[0].next)
 				continue;
 			s->zone_free[nid][z] = zone->nr_free;
 			for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 				struct page *page;
 
 				s->nr_free[nid][z][o] = zone->free_area[o].nr_free;
-				list_for_each_entry(page, &zone->free_area[o].free_list, lru) {
-					if (n == cap) {
-						cap *= 2;
-						s->blocks = realloc(s->blocks, cap * sizeof(unsigned long));
+				for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+					list_for_each_entry(page, &zone->free_area[o].free_list[mt], lru) {
+						if (n == cap) {
+							cap *= 2;
+							s->blocks = realloc(s->blocks,
+									    cap * sizeof(unsigned long));
+						}
+						s->blocks[n++] = page_to_pfn(page) << 4 | o;
 					}
-					s->blocks[n++] = page_to_pfn(page) << 4 | o;
 				}
 			}
 		}

@@ -179,12 +179,15 @@ static void host_apply_distances(void)
 	next_nr_distances = 0;
 }
 
+static void pageblock_flags_free(void);
+
 void host_machine_init(const struct host_range *ram, int nr_ram,
 		       const struct host_range *reserved, int nr_reserved,
 		       unsigned int nr_cpus)
 {
 	const struct memblock_region *r;
 
+	pageblock_flags_free();		/* the last machine's */
 	if (nr_ram > (int)ARRAY_SIZE(host_ram) || nr_reserved > (int)ARRAY_SIZE(host_reserved) ||
 	    !nr_cpus || nr_cpus > NR_CPUS) {
 		fprintf(stderr, "mm_host: bad machine description\n");
@@ -315,6 +318,26 @@ void host_percpu_reset(void)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		copy_template(per_cpu_ptr((char *)__per_cpu_start, cpu), __per_cpu_start,
 			      percpu_static_size());
+}
+
+/*
+ * A zone's pageblock types: outside the simulated RAM, so that no test
+ * counts them; the last machine's are freed when the next one boots.
+ */
+static void *pageblock_flags[MAX_NUMNODES * MAX_NR_ZONES];
+static unsigned int nr_pageblock_flags;
+
+void *pageblock_flags_alloc(unsigned long bytes)
+{
+	if (nr_pageblock_flags == ARRAY_SIZE(pageblock_flags))
+		return NULL;
+	return pageblock_flags[nr_pageblock_flags++] = calloc(1, bytes);
+}
+
+static void pageblock_flags_free(void)
+{
+	while (nr_pageblock_flags)
+		free(pageblock_flags[--nr_pageblock_flags]);
 }
 
 bool schedule_work_on(int cpu, struct work_struct *work)
