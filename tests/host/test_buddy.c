@@ -336,6 +336,62 @@ BUDDY_TEST(freeing_everything_restores_buddyinfo_exactly)
 	buddy_snapshot_free(&start);
 }
 
+/* ---------------------------------------------------------------- grouping by mobility */
+
+static unsigned long pageblock_of(const struct page *page)
+{
+	return page_to_pfn(page) >> pageblock_order;
+}
+
+BUDDY_TEST(mobility_every_pageblock_starts_movable)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = zone_of(0, z);
+
+		for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone);
+		     pfn += pageblock_nr_pages) {
+			if (pfn_valid(pfn))
+				CHECK(get_pageblock_migratetype(pfn_to_page(pfn)) ==
+				      MIGRATE_MOVABLE);
+		}
+	}
+	CHECK(gfp_migratetype(GFP_KERNEL) == MIGRATE_UNMOVABLE);
+	CHECK(gfp_migratetype(GFP_KERNEL | __GFP_MOVABLE) == MIGRATE_MOVABLE);
+	CHECK(gfp_migratetype(GFP_KERNEL | __GFP_RECLAIMABLE) == MIGRATE_RECLAIMABLE);
+}
+
+/*
+ * On a fresh machine every pageblock is movable: the first unmovable page
+ * takes another type's largest block, an order-10 one, and claims both its
+ * pageblocks (one fallback, counted); the next unmovable pages come from
+ * them without another; a movable page stays out of them, and a
+ * reclaimable one claims blocks of its own.
+ */
+BUDDY_TEST(mobility_unmovable_claims_whole_pageblocks_and_stays_in_them)
+{
+	unsigned long extfrag = ev(PGALLOC_EXTFRAG);
+	struct page *pages[400], *movable, *reclaimable;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(pages); i++) {
+		pages[i] = alloc_pages(GFP_KERNEL, 0);
+		CHECK(pages[i] && get_pageblock_migratetype(pages[i]) == MIGRATE_UNMOVABLE);
+		CHECK(pageblock_of(pages[i]) >> 1 == pageblock_of(pages[0]) >> 1);
+	}
+	CHECK(ev(PGALLOC_EXTFRAG) == extfrag + 1);
+	movable = alloc_pages(GFP_KERNEL | __GFP_MOVABLE, 0);
+	CHECK(movable && get_pageblock_migratetype(movable) == MIGRATE_MOVABLE);
+	CHECK(pageblock_of(movable) >> 1 != pageblock_of(pages[0]) >> 1);
+	CHECK(ev(PGALLOC_EXTFRAG) == extfrag + 1);
+	reclaimable = alloc_pages(GFP_KERNEL | __GFP_RECLAIMABLE, 0);
+	CHECK(reclaimable && get_pageblock_migratetype(reclaimable) == MIGRATE_RECLAIMABLE);
+	CHECK(pageblock_of(reclaimable) >> 1 != pageblock_of(pages[0]) >> 1);
+	CHECK(ev(PGALLOC_EXTFRAG) == extfrag + 2);
+	for (unsigned int i = 0; i < ARRAY_SIZE(pages); i++)
+		__free_pages(pages[i], 0);
+	__free_pages(movable, 0);
+	__free_pages(reclaimable, 0);
+}
+
 BUDDY_TEST(exhaustion_then_full_recovery)
 {
 	struct buddy_snapshot start;
