@@ -839,6 +839,43 @@ static void bulk_pages_come_from_whole_blocks_and_go_back_as_runs(struct kunit *
 }
 
 /*
+ * Grouping by mobility: a movable, an unmovable and a reclaimable page each
+ * come from a pageblock of their own type, unless an allocation had to take
+ * another type's block (then a pgalloc_extfrag was counted, and its
+ * pageblock may have been claimed: the block's type is then its own).
+ */
+static void pages_come_from_pageblocks_of_their_type(struct kunit *test)
+{
+	static const gfp_t mobility[] = { 0, __GFP_MOVABLE, __GFP_RECLAIMABLE };
+	static const int types[] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE, MIGRATE_RECLAIMABLE };
+	enum { N = 64 };
+	static struct page *pages[ARRAY_SIZE(mobility)][N];
+
+	KUNIT_EXPECT_EQ(test, gfp_migratetype(GFP_KERNEL), MIGRATE_UNMOVABLE);
+	KUNIT_EXPECT_EQ(test, gfp_migratetype(GFP_KERNEL | __GFP_MOVABLE), MIGRATE_MOVABLE);
+	KUNIT_EXPECT_EQ(test, gfp_migratetype(GFP_KERNEL | __GFP_RECLAIMABLE),
+			MIGRATE_RECLAIMABLE);
+	for (unsigned int t = 0; t < ARRAY_SIZE(mobility); t++) {
+		unsigned long extfrag = global_vm_event(PGALLOC_EXTFRAG);
+
+		for (unsigned int i = 0; i < N; i++) {
+			pages[t][i] = alloc_pages(GFP_KERNEL | mobility[t], i % 2 ? 0 : 2);
+			KUNIT_ASSERT_NOT_NULL(test, pages[t][i]);
+		}
+		if (global_vm_event(PGALLOC_EXTFRAG) != extfrag)
+			continue;	/* a fallback: the pages may be in another type's blocks */
+		for (unsigned int i = 0; i < N; i++)
+			KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pages[t][i]), types[t]);
+	}
+	for (unsigned int t = 0; t < ARRAY_SIZE(mobility); t++) {
+		for (unsigned int i = 0; i < N; i++)
+			__free_pages(pages[t][i], i % 2 ? 0 : 2);
+	}
+	KUNIT_EXPECT_EQ(test, check_free_lists(), 0U);
+	expect_all_restored(test);
+}
+
+/*
  * __GFP_COMP: every page of the block leads to its head in O(1), which is
  * how kfree() will find a large kmalloc or a multi-page slab from any
  * address inside it.  A tail page freed on its own is named as such.
@@ -902,6 +939,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(vmstat_counts_each_order),
 	KUNIT_CASE(pcp_lists_fill_and_drain),
 	KUNIT_CASE(bulk_pages_come_from_whole_blocks_and_go_back_as_runs),
+	KUNIT_CASE(pages_come_from_pageblocks_of_their_type),
 	KUNIT_CASE(compound_blocks_know_their_head),
 	{}
 };
