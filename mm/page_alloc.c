@@ -57,7 +57,7 @@ static void check_free_block(struct page *page, struct zone *zone, unsigned int 
 
 /* ---------------------------------------------------------------- pageblocks */
 
-static unsigned char *pageblock_slot(const struct zone *zone, unsigned long pfn)
+static __always_inline unsigned char *pageblock_slot(const struct zone *zone, unsigned long pfn)
 {
 	return &zone->pageblock_flags[(pfn >> pageblock_order) -
 				      (zone->zone_start_pfn >> pageblock_order)];
@@ -72,6 +72,12 @@ static unsigned char *pageblock_slot(const struct zone *zone, unsigned long pfn)
 int get_pageblock_migratetype(const struct page *page)
 {
 	return READ_ONCE(*pageblock_slot(page_zone(page), page_to_pfn(page)));
+}
+
+/* The same, for a frame whose zone the caller knows (the free paths: no page_zone()). */
+static __always_inline int get_pfnblock_migratetype(const struct zone *zone, unsigned long pfn)
+{
+	return READ_ONCE(*pageblock_slot(zone, pfn));
 }
 
 /**
@@ -139,7 +145,7 @@ static bool page_is_buddy(const struct page *page, const struct page *buddy, uns
  */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order)
 {
-	int mt = get_pageblock_migratetype(page);
+	int mt = get_pfnblock_migratetype(zone, pfn);
 
 	VM_BUG_ON_PAGE(page_to_pfn(page) != pfn, page);
 	check_free_block(page, zone, order);
@@ -163,7 +169,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 		 * (as Linux 6.10), so that the block's halves go back to one list.
 		 */
 		if (order >= pageblock_order) {
-			int buddy_mt = get_pageblock_migratetype(buddy);
+			int buddy_mt = get_pfnblock_migratetype(zone, buddy_pfn);
 
 			if (!migratetypes_mergeable(mt, buddy_mt))
 				break;
@@ -454,7 +460,7 @@ static __always_inline void __free_unref_page(struct page *page, struct zone *zo
 {
 	/* LAB buddy */
 	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
-	int mt = get_pageblock_migratetype(page);
+	int mt = get_pfnblock_migratetype(zone, page_to_pfn(page));
 
 	if (unlikely(mt >= MIGRATE_PCPTYPES)) {
 		spin_lock(&zone->lock);
