@@ -91,6 +91,13 @@ void set_pageblock_migratetype(struct page *page, int mt)
 	WRITE_ONCE(*pageblock_slot(page_zone(page), page_to_pfn(page)), (unsigned char)mt);
 }
 
+/* Give every pageblock of the block @page of @order (at least a pageblock) the type @mt. */
+static void change_pageblock_range(struct page *page, unsigned int order, int mt)
+{
+	for (unsigned long i = 0; i < 1UL << (order - pageblock_order); i++)
+		set_pageblock_migratetype(page + i * pageblock_nr_pages, mt);
+}
+
 /* May free blocks of these two types merge?  (Not isolated or reserved ones.) */
 static bool migratetypes_mergeable(int a, int b)
 {
@@ -164,8 +171,8 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 		if (!data_race(page_is_buddy(page, buddy, order)))
 			break;
 		/*
-		 * From pageblock_order up the buddy is another pageblock: merged
-		 * only if both types may mix, and then it takes this one's type
+		 * From pageblock_order up the buddy is other pageblocks: merged
+		 * only if both types may mix, and then they take this block's type
 		 * (as Linux 6.10), so that the block's halves go back to one list.
 		 */
 		if (order >= pageblock_order) {
@@ -174,7 +181,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 			if (!migratetypes_mergeable(mt, buddy_mt))
 				break;
 			if (buddy_mt != mt)
-				set_pageblock_migratetype(buddy, mt);
+				change_pageblock_range(buddy, order, mt);
 		}
 		del_from_free_list(buddy, zone, order);
 		pfn &= buddy_pfn;	/* the merged block starts at the lower of the two */
@@ -294,8 +301,7 @@ static bool try_to_claim_block(struct zone *zone, struct page *page, unsigned in
 	unsigned long free;
 
 	if (order >= pageblock_order) {
-		for (unsigned long i = 0; i < (1UL << (order - pageblock_order)); i++)
-			set_pageblock_migratetype(page + i * pageblock_nr_pages, start_mt);
+		change_pageblock_range(page, order, start_mt);
 		list_move(&page->lru, &zone->free_area[order].free_list[start_mt]);
 		return true;
 	}
@@ -361,33 +367,27 @@ static struct page *__rmqueue(struct zone *zone, unsigned int order, int mt)
 
 /*
  * Move up to @count pages from the tails (the coldest) of @pcp's lists back
- * to the buddy lists, a page of each type in turn.  Each goes to the list of
- * its pageblock's type now (__free_one_page()).
+ * to the buddy lists: each list emptied in turn, unmovable first, as Linux
+ * 6.1 empties one list before it moves to the next.  Each page goes to the
+ * list of its pageblock's type now (__free_one_page()).
  */
 static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int count)
 {
 	/* LAB buddy */
-	int mt = 0, empty = 0;
-
 	VM_BUG_ON(!irqs_disabled());	/* the list is this CPU's, and an interrupt may use it */
 	spin_lock(&zone->lock);
-	while (count > 0 && empty < MIGRATE_PCPTYPES) {
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
 		struct list_head *list = &pcp->lists[mt];
-		struct page *page;
 
-		mt = (mt + 1) % MIGRATE_PCPTYPES;
-		if (list_empty(list)) {
-			empty++;
-			continue;
+		for (; count > 0 && !list_empty(list); count--) {
+			struct page *page = list_last_entry(list, struct page, lru);
+
+			VM_BUG_ON_PAGE(!page_test(page, PG_pcp), page);
+			list_del(&page->lru);
+			page_clear(page, PG_pcp);
+			pcp->count--;
+			__free_one_page(page, page_to_pfn(page), zone, 0);
 		}
-		empty = 0;
-		page = list_last_entry(list, struct page, lru);
-		VM_BUG_ON_PAGE(!page_test(page, PG_pcp), page);
-		list_del(&page->lru);
-		page_clear(page, PG_pcp);
-		pcp->count--;
-		count--;
-		__free_one_page(page, page_to_pfn(page), zone, 0);
 	}
 	spin_unlock(&zone->lock);
 	count_vm_event(PCP_DRAIN);
