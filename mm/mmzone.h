@@ -104,6 +104,7 @@ struct zone {
 	struct per_cpu_pages *per_cpu_pageset;	/* alloc_percpu(): one list per CPU */
 	/* the migratetype of each pageblock of the span, from zone_start_pfn's (memblock) */
 	unsigned char *pageblock_flags;
+	unsigned long nr_reserved_highatomic;	/* pages in MIGRATE_HIGHATOMIC pageblocks */
 };
 
 int get_pageblock_migratetype(const struct page *page);

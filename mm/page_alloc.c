@@ -554,6 +554,21 @@ static void drain_all_pages_from_any_context(void)
 
 /* ---------------------------------------------------------------- watermarks */
 
+/*
+ * Has @area a free block this allocation may take: one of the per-CPU
+ * types', or a high-order atomic one's from the highatomic reserve?  An
+ * unlocked look, as Linux's __zone_watermark_ok().
+ */
+static bool free_area_usable(struct free_area *area, unsigned int alloc_flags)
+{
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		if (!data_race(list_empty(&area->free_list[mt])))
+			return true;
+	}
+	return (alloc_flags & ALLOC_HARDER) &&
+	       !data_race(list_empty(&area->free_list[MIGRATE_HIGHATOMIC]));
+}
+
 /**
  * zone_watermark_ok - may an allocation of @order take pages from @zone?
  * @zone: the zone
@@ -578,12 +593,15 @@ bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark
 		min -= min / 2;
 	if (alloc_flags & ALLOC_HARDER)
 		min -= min / 4;
+	else if (!(alloc_flags & ALLOC_HIGH))
+		free -= (long)READ_ONCE(zone->nr_reserved_highatomic);	/* not theirs */
 	if (free <= min + (long)zone->lowmem_reserve[highest_zoneidx])
 		return false;
 	if (!order)
 		return true;
 	for (unsigned int o = order; o <= MAX_PAGE_ORDER; o++) {
-		if (READ_ONCE(zone->free_area[o].nr_free))
+		if (READ_ONCE(zone->free_area[o].nr_free) &&
+		    free_area_usable(&zone->free_area[o], alloc_flags))
 			return true;
 	}
 	return false;
@@ -628,27 +646,79 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 	return flags;
 }
 
-static struct page *rmqueue(struct zone *zone, unsigned int order, int mt)
+/*
+ * A block of @order from @zone.  A high-order atomic allocation looks in the
+ * highatomic reserve first, and any atomic one (ALLOC_HARDER) there last,
+ * when the other lists are empty: failing now is worse than failing a
+ * high-order atomic allocation later (Linux's rmqueue_buddy()).
+ */
+static struct page *rmqueue(struct zone *zone, unsigned int order, unsigned int alloc_flags,
+			    int mt)
 {
-	struct page *page;
+	struct page *page = NULL;
 	unsigned long flags;
 
-	if (order == 0)
-		return rmqueue_pcplist(zone, mt);
+	if (order == 0) {
+		page = rmqueue_pcplist(zone, mt);
+		if (likely(page) || !(alloc_flags & ALLOC_HARDER))
+			return page;
+	}
 	spin_lock_irqsave(&zone->lock, flags);
-	page = __rmqueue(zone, order, mt);
+	if (order && (alloc_flags & ALLOC_HARDER))
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	if (!page)
+		page = __rmqueue(zone, order, mt);
+	if (!page && (alloc_flags & ALLOC_HARDER))
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;
+}
+
+/*
+ * Keep the pageblock of @page, just given to a high-order atomic
+ * allocation, for such allocations (MIGRATE_HIGHATOMIC): the next one
+ * under pressure finds a block there, where an interrupt handler could
+ * neither reclaim nor compact.  At most about 1% of the zone, and none in
+ * a zone whose 1% is less than a pageblock (Linux 6.19's
+ * reserve_highatomic_pageblock()).
+ */
+static void reserve_highatomic_pageblock(struct page *page, unsigned int order,
+					 struct zone *zone)
+{
+	unsigned long max_managed = ALIGN(zone->managed_pages / 100, pageblock_nr_pages);
+	unsigned long flags;
+	int mt;
+
+	if (zone->managed_pages / 100 < pageblock_nr_pages ||
+	    READ_ONCE(zone->nr_reserved_highatomic) >= max_managed)
+		return;
+	spin_lock_irqsave(&zone->lock, flags);
+	mt = get_pageblock_migratetype(page);
+	if (zone->nr_reserved_highatomic < max_managed && mt < MIGRATE_PCPTYPES) {
+		if (order < pageblock_order) {
+			move_freepages_block(zone, page, MIGRATE_HIGHATOMIC);
+			set_pageblock_migratetype(page, MIGRATE_HIGHATOMIC);
+			zone->nr_reserved_highatomic += pageblock_nr_pages;
+		} else {
+			change_pageblock_range(page, order, MIGRATE_HIGHATOMIC);
+			zone->nr_reserved_highatomic += 1UL << order;
+		}
+	}
+	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
 static struct page *try_zone(struct zone *zone, unsigned int order, int highest,
 			     unsigned int alloc_flags, int mt)
 {
 	unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
+	struct page *page;
 
 	if (!zone_watermark_ok(zone, order, mark, highest, alloc_flags))
 		return NULL;
-	return rmqueue(zone, order, mt);
+	page = rmqueue(zone, order, alloc_flags, mt);
+	if (unlikely(page && order && (alloc_flags & ALLOC_HARDER)))
+		reserve_highatomic_pageblock(page, order, zone);
+	return page;
 }
 
 /* The zones an allocation on @nid may try: only @nid's own for __GFP_THISNODE (Linux's name). */
@@ -711,6 +781,67 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 		}
 	}
 	return NULL;
+}
+
+/* Give the first free block on @zone's highatomic lists, and its pageblocks, to @mt. */
+static bool unreserve_zone_highatomic(struct zone *zone, int mt)
+{
+	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++) {
+		struct list_head *list = &zone->free_area[order].free_list[MIGRATE_HIGHATOMIC];
+		struct page *page;
+		unsigned long size = max(pageblock_nr_pages, 1UL << order);
+
+		if (list_empty(list))
+			continue;
+		page = list_first_entry(list, struct page, lru);
+		zone->nr_reserved_highatomic -= min(size, zone->nr_reserved_highatomic);
+		if (order < pageblock_order) {
+			move_freepages_block(zone, page, mt);
+			set_pageblock_migratetype(page, mt);
+		} else {
+			/* whole pageblocks: put back as freed, to merge with their buddies again */
+			del_from_free_list(page, zone, order);
+			data_race(zone->nr_free -= 1UL << order);	/* __free_one_page() adds it */
+			change_pageblock_range(page, order, mt);
+			__free_one_page(page, page_to_pfn(page), zone, order);
+		}
+		return true;
+	}
+	return false;
+}
+
+/**
+ * unreserve_highatomic_pageblock - give a highatomic pageblock back to ordinary allocations
+ * @gfp: the allocation that needs it: its zones and, for the block, its migratetype
+ * @nid: its preferred node
+ * @force: also the last pageblock of a zone's reserve (else one is kept)
+ *
+ * Direct reclaim calls it once without @force after a failed round; the slow
+ * path with @force before it gives up or calls the OOM killer (Linux 6.19's
+ * two callers).  Only a pageblock with a free block is found.
+ * Context: may be called with interrupts off; takes each zone's lock.
+ * Return: whether a pageblock changed hands.
+ */
+bool unreserve_highatomic_pageblock(gfp_t gfp, int nid, bool force)
+{
+	int highest = (int)gfp_zone(gfp);
+
+	for (struct zoneref *z = next_zones_zonelist(node_zonelist(nid, gfp)->_zonerefs, highest);
+	     z->zone; z = next_zones_zonelist(z + 1, highest)) {
+		struct zone *zone = z->zone;
+		unsigned long flags;
+		bool moved;
+
+		if (!READ_ONCE(zone->nr_reserved_highatomic) ||
+		    (!force && READ_ONCE(zone->nr_reserved_highatomic) <= pageblock_nr_pages))
+			continue;
+		spin_lock_irqsave(&zone->lock, flags);
+		moved = unreserve_zone_highatomic(zone, gfp_migratetype(gfp));
+		spin_unlock_irqrestore(&zone->lock, flags);
+		if (moved)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -829,6 +960,7 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 	bool may_oom = oom_allowed(gfp, order);
 	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
 	int rounds_with_progress = 0;
+	bool unreserved = false;
 	struct page *page;
 
 	if (unlikely(!zonelist_has_zone(gfp, nid))) {
@@ -858,10 +990,20 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 		if (page)
 			return page;
+		/* once, a highatomic pageblock beyond a zone's first (Linux's direct reclaim) */
+		if (!unreserved && unreserve_highatomic_pageblock(gfp, nid, false)) {
+			unreserved = true;
+			page = get_page_from_freelist(gfp, order, alloc_flags, nid);
+			if (page)
+				return page;
+		}
 		if ((gfp & __GFP_NORETRY) && !nofail)
 			goto fail;		/* one round, never the OOM killer */
 		if (should_reclaim_retry(gfp, order, freed, &rounds_with_progress))
 			continue;		/* reclaim is helping: try again */
+		/* before the OOM killer, the whole highatomic reserve (Linux's should_reclaim_retry()) */
+		if (unreserve_highatomic_pageblock(gfp, nid, true))
+			continue;
 		/* Reclaim stopped helping. */
 		rounds_with_progress = 0;
 		if (may_oom) {
@@ -1484,6 +1626,24 @@ static unsigned int check_free_area(struct zone *zone, unsigned int order, unsig
 	return problems;
 }
 
+/* The highatomic reserve's count: a pageblock's pages for each MIGRATE_HIGHATOMIC pageblock. */
+static unsigned int check_highatomic_reserve(struct zone *zone)
+{
+	unsigned long pages = 0;
+
+	for (unsigned long pfn = ALIGN_DOWN(zone->zone_start_pfn, pageblock_nr_pages);
+	     pfn < zone_end_pfn(zone); pfn += pageblock_nr_pages) {
+		if (get_pfnblock_migratetype(zone, max(pfn, zone->zone_start_pfn)) ==
+		    MIGRATE_HIGHATOMIC)
+			pages += pageblock_nr_pages;
+	}
+	if (pages == zone->nr_reserved_highatomic)
+		return 0;
+	pr_err("BUG: buddy: %s: %lu pages in highatomic pageblocks, nr_reserved_highatomic "
+	       "says %lu\n", zone->name, pages, zone->nr_reserved_highatomic);
+	return 1;
+}
+
 /* Every CPU's list of @zone: PG_pcp pages of the zone, as many as counted. */
 static unsigned int check_pcp_lists(struct zone *zone)
 {
@@ -1517,7 +1677,8 @@ static unsigned int check_pcp_lists(struct zone *zone)
  * aligned to it, inside its zone, and not beside a free buddy of the same
  * order (they would have been merged); each list is as long as its
  * nr_free, the zone's nr_free is their sum in pages, and each CPU's list
- * holds as many PG_pcp pages of the zone as its count.  A problem is
+ * holds as many PG_pcp pages of the zone as its count, and the highatomic
+ * reserve counts its pageblocks' pages.  A problem is
  * printed as one "BUG: buddy:" line.  (tests/host/buddy_check.c checks
  * more, with a bitmap of every page, on the host.)
  *
@@ -1543,6 +1704,7 @@ unsigned int check_free_lists(void)
 			problems++;
 		}
 		problems += check_pcp_lists(zone);
+		problems += check_highatomic_reserve(zone);
 		spin_unlock_irqrestore(&zone->lock, flags);
 	}
 	return problems;

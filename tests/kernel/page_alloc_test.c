@@ -18,6 +18,7 @@
 #include "page_alloc_test.h"
 #include "arch/x86_64/multiboot2.h"
 #include "lib/vsprintf.h"
+#include "mm/internal.h"
 
 extern const char _text[], _end[];
 
@@ -875,6 +876,68 @@ static void pages_come_from_pageblocks_of_their_type(struct kunit *test)
 	expect_all_restored(test);
 }
 
+/* The pageblocks of @zone reserved for high-order atomic allocations, in pages. */
+static unsigned long highatomic_pageblocks(struct zone *zone)
+{
+	unsigned long pages = 0;
+
+	for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone);
+	     pfn = ALIGN_DOWN(pfn, pageblock_nr_pages) + pageblock_nr_pages) {
+		if (pfn_valid(pfn) && get_pageblock_migratetype(pfn_to_page(pfn)) ==
+		    MIGRATE_HIGHATOMIC)
+			pages += pageblock_nr_pages;
+	}
+	return pages;
+}
+
+/*
+ * The highatomic reserve (Linux 6.19's reserve_highatomic_pageblock()): a
+ * GFP_ATOMIC order-2 allocation under pressure keeps its pageblock for
+ * high-order atomic allocations, unless 1% of the zone is less than a
+ * pageblock; ordinary allocations never get pages from it, the next
+ * high-order atomic one does, and unreserving gives it back whole.
+ */
+static void high_order_atomic_allocations_reserve_a_pageblock(struct kunit *test)
+{
+	struct page *atomic, *page;
+	struct zone *zone;
+	bool may_reserve;
+
+	/* below the low watermark, where only the slow path's ALLOC_HARDER gets through */
+	while (held_alloc(&pa_ctx.held, GFP_NOWAIT | __GFP_NOWARN, 0))
+		;
+	atomic = held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN, 2);
+	if (!atomic)
+		kunit_skip(test, "no order-2 block left below the min watermark");
+	zone = page_zone(atomic);
+	may_reserve = zone->managed_pages / 100 >= pageblock_nr_pages;
+	kunit_info(test, "zone %s: %lu managed pages, reserve %lu pages", zone->name,
+		   zone->managed_pages, zone->nr_reserved_highatomic);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(atomic) == MIGRATE_HIGHATOMIC,
+			may_reserve);
+	KUNIT_EXPECT_EQ(test, zone->nr_reserved_highatomic, highatomic_pageblocks(zone));
+	KUNIT_EXPECT_LE(test, zone->nr_reserved_highatomic,
+			ALIGN(zone->managed_pages / 100, pageblock_nr_pages));
+	KUNIT_EXPECT_EQ(test, check_free_lists(), 0U);
+	/* ordinary allocations keep out of it */
+	while ((page = held_alloc(&pa_ctx.held, GFP_NOWAIT | __GFP_NOWARN, 0)))
+		KUNIT_EXPECT_NE(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
+	/* the next high-order atomic allocation finds a block there */
+	if (may_reserve) {
+		page = held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOWARN, 2);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
+	}
+	held_free_all(&pa_ctx.held);
+	drain_all_pages();
+	while (unreserve_highatomic_pageblock(GFP_KERNEL, zone->node, true))
+		;
+	KUNIT_EXPECT_EQ(test, zone->nr_reserved_highatomic, 0UL);
+	KUNIT_EXPECT_EQ(test, highatomic_pageblocks(zone), 0UL);
+	KUNIT_EXPECT_EQ(test, check_free_lists(), 0U);
+	expect_all_restored(test);
+}
+
 /*
  * __GFP_COMP: every page of the block leads to its head in O(1), which is
  * how kfree() will find a large kmalloc or a multi-page slab from any
@@ -940,6 +1003,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(pcp_lists_fill_and_drain),
 	KUNIT_CASE(bulk_pages_come_from_whole_blocks_and_go_back_as_runs),
 	KUNIT_CASE(pages_come_from_pageblocks_of_their_type),
+	KUNIT_CASE(high_order_atomic_allocations_reserve_a_pageblock),
 	KUNIT_CASE(compound_blocks_know_their_head),
 	{}
 };
