@@ -282,12 +282,16 @@ static void slab_list_del(u32 *head, struct page *slab)
  * The pages of a new slab.  The cache's order is only worth a light try
  * (no reclaim, no OOM killer: as Linux's SLUB): when memory is fragmented,
  * a slab of the smallest order that holds one object does as well, and
- * that one is asked for with the caller's own flags.
+ * that one is asked for with the caller's own flags.  Slab pages never
+ * move: they come from unmovable pageblocks, or reclaimable ones for a
+ * SLAB_RECLAIM_ACCOUNT cache, whose shrinker can empty them (Linux's
+ * s->allocflags), whatever mobility the caller asked for.
  */
 static struct page *alloc_slab_pages(struct kmem_cache *s, gfp_t gfp, int node,
 				     unsigned int *order)
 {
-	gfp_t page_gfp = (gfp & ~(__GFP_ZERO | __GFP_COMP)) | __GFP_NOWARN;
+	gfp_t page_gfp = (gfp & ~(__GFP_ZERO | __GFP_COMP | GFP_MOVABLE_MASK)) | __GFP_NOWARN |
+			 (s->flags & SLAB_RECLAIM_ACCOUNT ? __GFP_RECLAIMABLE : 0);
 	struct page *slab = NULL;
 
 	*order = s->order;

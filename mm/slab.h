@@ -23,6 +23,7 @@ typedef unsigned int slab_flags_t;
 #define SLAB_POISON		((slab_flags_t)0x00000800U)	/* fill free objects with a pattern */
 #define SLAB_HWCACHE_ALIGN	((slab_flags_t)0x00002000U)	/* align objects to cache lines */
 #define SLAB_STORE_USER		((slab_flags_t)0x00010000U)	/* remember who allocated and freed */
+#define SLAB_RECLAIM_ACCOUNT	((slab_flags_t)0x00020000U)	/* a shrinker frees them: reclaimable pages */
 #define SLAB_PANIC		((slab_flags_t)0x00040000U)	/* panic if the cache cannot be made */
 #define SLAB_TRACE		((slab_flags_t)0x00200000U)	/* a line for every alloc and free */
 

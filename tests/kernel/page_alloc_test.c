@@ -33,6 +33,7 @@ static struct buddy_snapshot snap_before, snap_after;
 static int pa_init(struct kunit *test)
 {
 	drop_caches();
+	unreserve_all_highatomic();
 	held_init(&pa_ctx.held);
 	pa_ctx.free_before = nr_free_pages();
 	buddy_snapshot_take(&snap_before);
@@ -930,8 +931,7 @@ static void high_order_atomic_allocations_reserve_a_pageblock(struct kunit *test
 	}
 	held_free_all(&pa_ctx.held);
 	drain_all_pages();
-	while (unreserve_highatomic_pageblock(GFP_KERNEL, zone->node, true))
-		;
+	unreserve_all_highatomic();
 	KUNIT_EXPECT_EQ(test, zone->nr_reserved_highatomic, 0UL);
 	KUNIT_EXPECT_EQ(test, highatomic_pageblocks(zone), 0UL);
 	KUNIT_EXPECT_EQ(test, check_free_lists(), 0U);

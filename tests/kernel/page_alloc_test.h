@@ -17,6 +17,7 @@
 #include "mm/mmzone.h"
 #include "mm/shrinker.h"
 #include "mm/vmstat.h"
+#include "mm/internal.h"
 #include "kernel/printk.h"
 #include "lib/list.h"
 
@@ -102,6 +103,18 @@ static inline void drop_caches(void)
 	kmem_cache_shrink_all();
 	drop_slab();
 	drain_all_pages();
+}
+
+/*
+ * Give every highatomic pageblock with a free block back (the zonelist of
+ * GFP_KERNEL reaches every node's zones): a case that counts free pages
+ * against a watermark starts from no reserve, whatever earlier high-order
+ * atomic allocations kept.
+ */
+static inline void unreserve_all_highatomic(void)
+{
+	while (unreserve_highatomic_pageblock(GFP_KERNEL, numa_mem_id(), true))
+		;
 }
 
 /*

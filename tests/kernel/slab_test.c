@@ -438,6 +438,45 @@ static void create_in_each_linux_form(struct kunit *test)
 	expect_pages_back(test);
 }
 
+/*
+ * Slab pages never move: a SLAB_RECLAIM_ACCOUNT cache's come from
+ * reclaimable pageblocks, every other cache's from unmovable ones, even
+ * when the caller passes __GFP_MOVABLE.  (A first reclaimable slab on a
+ * fresh machine falls back to another type's block, and claims its whole
+ * pageblock: unmovable and reclaimable allocations always do.)
+ */
+static void slab_pages_are_reclaimable_or_unmovable(struct kunit *test)
+{
+	struct kmem_cache *reclaimable = kmem_cache_create("slab_test_reclaimable", 200, NULL,
+							   SLAB_RECLAIM_ACCOUNT);
+	struct kmem_cache *plain = kmem_cache_create("slab_test_unmovable", 200, NULL, 0);
+	int r_type, p_type;
+	bool few_pageblocks;
+	void *r, *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, reclaimable);
+	KUNIT_ASSERT_NOT_NULL(test, plain);
+	/* a per-CPU list may hold pages of a pageblock another type has claimed since */
+	drain_all_pages();
+	r = kmem_cache_alloc(reclaimable, GFP_KERNEL);
+	p = kmem_cache_alloc(plain, GFP_KERNEL | __GFP_MOVABLE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	r_type = get_pageblock_migratetype(virt_to_page(r));
+	p_type = get_pageblock_migratetype(virt_to_page(p));
+	few_pageblocks = page_zone(virt_to_page(r))->spanned_pages < 16 * pageblock_nr_pages;
+	kmem_cache_free(reclaimable, r);
+	kmem_cache_free(plain, p);
+	kmem_cache_destroy(reclaimable);
+	kmem_cache_destroy(plain);
+	expect_pages_back(test);
+	/* where a zone has only a few pageblocks, the types take them back and forth */
+	if (few_pageblocks)
+		kunit_skip(test, "the slab's zone has fewer than 16 pageblocks");
+	KUNIT_EXPECT_EQ(test, r_type, MIGRATE_RECLAIMABLE);
+	KUNIT_EXPECT_EQ(test, p_type, MIGRATE_UNMOVABLE);
+}
+
 /* Each node with memory gives its own (numa_slab covers nodes without). */
 static void alloc_node_gives_that_node(struct kunit *test)
 {
@@ -504,6 +543,7 @@ static struct kunit_case slab_cases[] = {
 	KUNIT_CASE(size_roundup_agrees_with_ksize),
 	KUNIT_CASE(krealloc_array_grows_and_refuses_overflow),
 	KUNIT_CASE(create_in_each_linux_form),
+	KUNIT_CASE(slab_pages_are_reclaimable_or_unmovable),
 	KUNIT_CASE(alloc_node_gives_that_node),
 	KUNIT_CASE(many_objects_then_everything_back),
 	{}
