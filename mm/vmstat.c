@@ -6,6 +6,10 @@
  *   buddyinfo   free blocks per order per zone (Linux's /proc/buddyinfo)
  *   zoneinfo    each zone's span, watermarks, reserves and free pages
  *   meminfo     RAM, free, reserved and what the struct pages cost
+ *   pagetypeinfo  free blocks per order and migratetype, pageblocks per type
+ *               (Linux's /proc/pagetypeinfo)
+ *   extfrag_index, unusable_index  how fragmented each zone is, per order
+ *               (Linux's debugfs files of the same names)
  */
 #include "mm/vmstat.h"
 #include "mm/internal.h"
@@ -257,3 +261,199 @@ static int cmd_meminfo(int argc, char **argv)
 }
 MONITOR_COMMAND(meminfo, "", "RAM: total, managed, free, reserved, struct page overhead",
 		cmd_meminfo);
+
+/* ---------------------------------------------------------------- fragmentation */
+
+static const char *const migratetype_names[MIGRATE_TYPES] = {
+	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Isolate",
+};
+
+/* Free blocks of @mt and @order in @zone: a walk of the list (the zone's lock is held). */
+static unsigned long count_free_blocks(struct zone *zone, unsigned int order, int mt)
+{
+	unsigned long n = 0;
+	struct list_head *pos;
+
+	list_for_each(pos, &zone->free_area[order].free_list[mt])
+		n++;
+	return n;
+}
+
+static void show_free_by_type(void)
+{
+	struct zone *zone;
+
+	printk("Free pages count per migrate type at order");
+	for (int o = 0; o <= MAX_PAGE_ORDER; o++)
+		printk(KERN_CONT " %6d", o);
+	printk(KERN_CONT "\n");
+	for_each_populated_zone(zone) {
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			unsigned long flags;
+
+			printk("Node %4d, zone %8s, type %12s", zone->node, zone->name,
+			       migratetype_names[mt]);
+			spin_lock_irqsave(&zone->lock, flags);
+			for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+				printk(KERN_CONT " %6lu", count_free_blocks(zone, o, mt));
+			spin_unlock_irqrestore(&zone->lock, flags);
+			printk(KERN_CONT "\n");
+		}
+	}
+}
+
+/* Pageblocks of each type in @zone, counted into @nr (those that start in it). */
+static void count_pageblocks(struct zone *zone, unsigned long nr[MIGRATE_TYPES])
+{
+	for (unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
+	     pfn < zone_end_pfn(zone); pfn += pageblock_nr_pages) {
+		if (pfn_valid(pfn))
+			nr[get_pageblock_migratetype(pfn_to_page(pfn))]++;
+	}
+}
+
+/**
+ * show_pagetypeinfo - print free blocks per order and migratetype, and pageblocks per type
+ *
+ * As Linux's /proc/pagetypeinfo: each zone's free blocks by order for each
+ * migratetype, then how many pageblocks each type owns.
+ * Context: takes each zone's lock in turn; may be called from the monitor.
+ */
+void show_pagetypeinfo(void)
+{
+	struct zone *zone;
+
+	printk("Page block order: %d\nPages per block:  %lu\n\n", pageblock_order,
+	       pageblock_nr_pages);
+	show_free_by_type();
+	printk("\nNumber of blocks type    ");
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		printk(KERN_CONT " %12s", migratetype_names[mt]);
+	printk(KERN_CONT "\n");
+	for_each_populated_zone(zone) {
+		unsigned long nr[MIGRATE_TYPES] = { 0 };
+
+		count_pageblocks(zone, nr);
+		printk("Node %d, zone %8s ", zone->node, zone->name);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			printk(KERN_CONT " %12lu", nr[mt]);
+		printk(KERN_CONT "\n");
+	}
+}
+
+static int cmd_pagetypeinfo(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	show_pagetypeinfo();
+	return 0;
+}
+MONITOR_COMMAND(pagetypeinfo, "", "free blocks per order and migratetype, pageblocks per type",
+		cmd_pagetypeinfo);
+
+/* What a zone's free lists hold, for one order (Linux's struct contig_page_info). */
+struct contig_page_info {
+	unsigned long free_pages;
+	unsigned long free_blocks_total;
+	unsigned long free_blocks_suitable;	/* blocks of @order that the free memory holds */
+};
+
+static void fill_contig_page_info(struct zone *zone, unsigned int order,
+				  struct contig_page_info *info)
+{
+	*info = (struct contig_page_info){ 0 };
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		unsigned long blocks = READ_ONCE(zone->free_area[o].nr_free);
+
+		info->free_blocks_total += blocks;
+		info->free_pages += blocks << o;
+		if (o >= order)
+			info->free_blocks_suitable += blocks << (o - order);
+	}
+}
+
+/*
+ * Why would an allocation of @order fail: 0 toward lack of memory, 1000
+ * toward fragmentation; -1000 when it would succeed (a suitable block is
+ * free).  Linux's formula: 1000 - (1000 + 1000 * free pages / 2^order) /
+ * free blocks.
+ */
+static int __fragmentation_index(unsigned int order, const struct contig_page_info *info)
+{
+	unsigned long requested = 1UL << order;
+
+	if (!info->free_blocks_total)
+		return 0;
+	if (info->free_blocks_suitable)
+		return -1000;
+	return 1000 - (int)((1000 + info->free_pages * 1000 / requested) /
+			    info->free_blocks_total);
+}
+
+/**
+ * fragmentation_index - would an allocation of @order in @zone fail for fragmentation?
+ * @zone: the zone
+ * @order: the allocation's order
+ *
+ * Context: any; reads the free counts without the lock.
+ * Return: -1000 if a free block of @order exists; else 0 (failure would be
+ * for lack of memory) to 1000 (for fragmentation), as Linux's (compaction
+ * is worth it above its extfrag_threshold, 500).
+ */
+int fragmentation_index(struct zone *zone, unsigned int order)
+{
+	struct contig_page_info info;
+
+	fill_contig_page_info(zone, order, &info);
+	return __fragmentation_index(order, &info);
+}
+
+/* The share of free memory, in thousandths, in blocks too small for @order. */
+static unsigned int unusable_free_index(unsigned int order, const struct contig_page_info *info)
+{
+	if (!info->free_pages)
+		return 0;
+	return (unsigned int)((info->free_pages - (info->free_blocks_suitable << order)) * 1000 /
+			      info->free_pages);
+}
+
+/* One line per zone of an index per order, printed as Linux's debugfs files (0.000 to 1.000). */
+static void show_frag_indices(bool extfrag)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		printk("Node %d, zone %8s", zone->node, zone->name);
+		for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+			struct contig_page_info info;
+			int index;
+
+			fill_contig_page_info(zone, o, &info);
+			index = extfrag ? __fragmentation_index(o, &info) :
+					  (int)unusable_free_index(o, &info);
+			printk(KERN_CONT " %s%d.%03d", index < 0 ? "-" : "",
+			       (index < 0 ? -index : index) / 1000, (index < 0 ? -index : index) % 1000);
+		}
+		printk(KERN_CONT "\n");
+	}
+}
+
+static int cmd_extfrag_index(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	show_frag_indices(true);
+	return 0;
+}
+MONITOR_COMMAND(extfrag_index, "", "per order: would a failure be fragmentation (1) or no memory (0)?",
+		cmd_extfrag_index);
+
+static int cmd_unusable_index(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	show_frag_indices(false);
+	return 0;
+}
+MONITOR_COMMAND(unusable_index, "", "per order: the share of free memory in blocks too small",
+		cmd_unusable_index);

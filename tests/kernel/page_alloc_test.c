@@ -939,6 +939,40 @@ static void high_order_atomic_allocations_reserve_a_pageblock(struct kunit *test
 }
 
 /*
+ * fragmentation_index() (Linux's, which compaction asks): -1000 when a block
+ * of the order is free; else 1000 - (1000 + 1000 * free / 2^order) / blocks,
+ * near 1000 when the free memory is there but in pieces.  Checked against
+ * buddyinfo after memory is taken down to its smallest blocks.
+ */
+static void fragmentation_index_follows_linux(struct kunit *test)
+{
+	struct zone *top = top_zone();
+	unsigned int order = MAX_PAGE_ORDER;
+	unsigned long free = 0, blocks = 0;
+	int index;
+
+	KUNIT_EXPECT_EQ(test, fragmentation_index(top, 0), -1000);
+	held_exhaust(&pa_ctx.held, GFP_NOWAIT | __GFP_NOWARN);
+	while (order > 0 && !READ_ONCE(top->free_area[order].nr_free))
+		order--;
+	if (++order > MAX_PAGE_ORDER)
+		kunit_skip(test, "an order-%d block is still free", MAX_PAGE_ORDER);
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		blocks += top->free_area[o].nr_free;
+		free += top->free_area[o].nr_free << o;
+	}
+	index = fragmentation_index(top, order);
+	kunit_info(test, "zone %s: %lu free pages in %lu blocks, order %u: index %d", top->name,
+		   free, blocks, order, index);
+	KUNIT_EXPECT_EQ(test, index, blocks ? 1000 - (int)((1000 + free * 1000 / (1UL << order)) /
+							    blocks) : 0);
+	KUNIT_EXPECT_GE(test, index, 0);
+	KUNIT_EXPECT_LE(test, index, 1000);
+	KUNIT_EXPECT_EQ(test, fragmentation_index(top, order - 1), -1000);
+	expect_all_restored(test);
+}
+
+/*
  * __GFP_COMP: every page of the block leads to its head in O(1), which is
  * how kfree() will find a large kmalloc or a multi-page slab from any
  * address inside it.  A tail page freed on its own is named as such.
@@ -1004,6 +1038,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(bulk_pages_come_from_whole_blocks_and_go_back_as_runs),
 	KUNIT_CASE(pages_come_from_pageblocks_of_their_type),
 	KUNIT_CASE(high_order_atomic_allocations_reserve_a_pageblock),
+	KUNIT_CASE(fragmentation_index_follows_linux),
 	KUNIT_CASE(compound_blocks_know_their_head),
 	{}
 };

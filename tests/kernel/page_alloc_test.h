@@ -106,18 +106,6 @@ static inline void drop_caches(void)
 }
 
 /*
- * Give every highatomic pageblock with a free block back (the zonelist of
- * GFP_KERNEL reaches every node's zones): a case that counts free pages
- * against a watermark starts from no reserve, whatever earlier high-order
- * atomic allocations kept.
- */
-static inline void unreserve_all_highatomic(void)
-{
-	while (unreserve_highatomic_pageblock(GFP_KERNEL, numa_mem_id(), true))
-		;
-}
-
-/*
  * Allocate with @gfp until it fails, largest blocks first so that even
  * 5 GiB takes only a few thousand calls.  The last order-0 failure is
  * retried after draining the per-CPU lists, until a failure comes right
@@ -298,6 +286,18 @@ static inline struct zone *top_zone(void)
 			return &pgdat->node_zones[z];
 	}
 	return NULL;
+}
+
+/*
+ * Give every highatomic pageblock with a free block back (the zonelist of
+ * GFP_KERNEL reaches every node's zones): a case that counts free pages
+ * against a watermark starts from no reserve, whatever earlier high-order
+ * atomic allocations kept.
+ */
+static inline void unreserve_all_highatomic(void)
+{
+	while (unreserve_highatomic_pageblock(GFP_KERNEL, numa_mem_id(), true))
+		;
 }
 
 #endif
