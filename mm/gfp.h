@@ -117,6 +117,7 @@ static inline bool gfpflags_allow_blocking(gfp_t gfp)
 #define PF_MEMALLOC_NOFS	0x1u	/* no __GFP_FS */
 #define PF_MEMALLOC_NOIO	0x2u	/* no __GFP_IO, hence no __GFP_FS either */
 #define PF_MEMALLOC		0x4u	/* in reclaim: reserves, no reclaim, no OOM killer */
+#define PF_KSWAPD		0x8u	/* this CPU runs a kswapd (mm/kswapd.c): current_is_kswapd() */
 
 unsigned int memalloc_flags_save(unsigned int flags);
 void memalloc_flags_restore(unsigned int flags);

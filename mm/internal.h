@@ -23,6 +23,11 @@
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order);
 bool bad_node_refused(const char *fn, int nid, gfp_t gfp, const void *caller);
 bool unreserve_highatomic_pageblock(gfp_t gfp, int nid, bool force);
+
+/* mm/kswapd.c */
+void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx);
+void kswapd_flush(void);
+bool current_is_kswapd(void);
 extern unsigned int alloc_checked_order;	/* set by mm/fault_inject.c */
 
 /* mm/page_debug.c: checks, reports and poisoning */

@@ -953,6 +953,24 @@ static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long fr
 	return freed && ++*rounds <= max_retries;
 }
 
+/*
+ * The fast path found every zone below its low watermark: wake the kswapd
+ * of each node the allocation could use, once per node (Linux's
+ * wake_all_kswapds()), so that reclaim runs in the background.
+ */
+static void wake_all_kswapds(gfp_t gfp, unsigned int order, int nid)
+{
+	int highest = (int)gfp_zone(gfp), last_nid = NUMA_NO_NODE;
+
+	for (struct zoneref *z = next_zones_zonelist(node_zonelist(nid, gfp)->_zonerefs, highest);
+	     z->zone; z = next_zones_zonelist(z + 1, highest)) {
+		if (z->zone->node == last_nid)
+			continue;
+		last_nid = z->zone->node;
+		wakeup_kswapd(z->zone, gfp, (int)order, highest);
+	}
+}
+
 static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int nid)
 {
 	bool nofail = gfp & __GFP_NOFAIL;
@@ -971,6 +989,8 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 			  "(mode:%#x)\n", nid, gfp);
 		gfp &= ~__GFP_THISNODE;
 	}
+	if (gfp & __GFP_KSWAPD_RECLAIM)
+		wake_all_kswapds(gfp, order, nid);
 	page = get_page_from_freelist(gfp, order, alloc_flags, nid);
 	if (page)
 		return page;

@@ -25,6 +25,10 @@ enum vm_event_item {
 	PCP_DRAIN,		/* per-CPU list drained back to the buddy lists */
 	ALLOCSTALL,		/* direct reclaim runs (Linux: allocstall) */
 	SLABS_SCANNED,		/* objects shrinkers looked at */
+	PGSCAN_KSWAPD,		/* ... of which for kswapd (mm/kswapd.c) */
+	PGSTEAL_KSWAPD,		/* objects (a page each) kswapd's shrinking freed */
+	PAGEOUTRUN,		/* kswapd runs (balance_pgdat()) */
+	KSWAPD_LOW_WMARK_HIT_QUICKLY,	/* kswapd woken again within HZ/10 of finishing */
 	OOM_KILL,		/* victims killed by the OOM killer */
 	PGALLOC_FAIL,		/* allocations that returned NULL (ours) */
 	PGALLOC_EXTFRAG,	/* took from another migratetype's lists (Linux's mm_page_alloc_extfrag) */

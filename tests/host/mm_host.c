@@ -363,6 +363,16 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait)
 }
 
 /*
+ * No background reclaim on the host: nothing runs between two calls of a
+ * test, so mm/kswapd.c is left out and a wakeup does nothing (the kernel's
+ * page_alloc_reclaim suite tests kswapd).
+ */
+void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx)
+{
+	(void)zone, (void)gfp, (void)order, (void)highest_zoneidx;
+}
+
+/*
  * No fault injection on the host (mm/fault_inject.c is kernel-only): its
  * gates stay shut, so the allocators never ask these.  The page
  * allocator's alloc_checked_order never drops below the orders it refuses;

@@ -19,6 +19,7 @@
 #include "mm/oom.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
+#include "arch/x86_64/timer.h"
 
 /*
  * A cache that a shrinker can shrink: each held block is one object, and
@@ -32,6 +33,7 @@ struct test_cache {
 	unsigned long nr_blocks;
 	unsigned long fake_objects;
 	bool endless;			/* fake objects never run out: count stays the same */
+	bool for_kswapd;		/* kswapd may shrink it too (else only direct reclaim) */
 	gfp_t nested_gfp;		/* scan_objects allocates a page itself with these */
 	unsigned long late;		/* holds nothing until this many reclaim rounds */
 	unsigned int nested_allocs, nested_got;
@@ -63,6 +65,13 @@ static unsigned long cache_count(struct shrinker *s, struct shrink_control *sc)
 	unsigned long n = c->nr_blocks + c->fake_objects;
 
 	(void)sc;
+	/*
+	 * Each case counts what direct reclaim did: kswapd, woken by the same
+	 * allocations and running on another CPU, would race with it.  It has
+	 * its own case.
+	 */
+	if (current_is_kswapd() && !c->for_kswapd)
+		return SHRINK_EMPTY;
 	c->count_calls++;
 	if (global_vm_event(ALLOCSTALL) - rctx.stalls < c->late)
 		return SHRINK_EMPTY;	/* its objects are not reclaimable yet */
@@ -819,6 +828,51 @@ static void a_victim_registered_again_in_its_kill_can_be_unregistered(struct kun
 	KUNIT_EXPECT_EQ_MSG(test, rctx.big.kills, 1, "an unregistered victim was killed");
 }
 
+/*
+ * kswapd (mm/kswapd.c): an allocation that finds the zones below their low
+ * watermark wakes it, and it reclaims in the background, from a cache that
+ * lets it, until a zone is back above its high watermark, with no direct
+ * reclaim and with Linux's counters.  Woken again soon after, it counts
+ * kswapd_low_wmark_hit_quickly.
+ */
+static void kswapd_reclaims_to_the_high_watermark(struct kunit *test)
+{
+	struct zone *top = top_zone();
+	unsigned long runs, scanned, stolen, quickly, start;
+
+	kswapd_flush();		/* what reclaim_init's exhaustion woke */
+	rctx.cache.for_kswapd = true;
+	cache_setup(2, 0);
+	mark();
+	runs = global_vm_event(PAGEOUTRUN);
+	scanned = global_vm_event(PGSCAN_KSWAPD);
+	stolen = global_vm_event(PGSTEAL_KSWAPD);
+	quickly = global_vm_event(KSWAPD_LOW_WMARK_HIT_QUICKLY);
+	KUNIT_EXPECT_FALSE(test, zone_watermark_ok(top, 0, top->watermark[WMARK_LOW], 0, 0));
+	keep(alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 0), 0);
+	kswapd_flush();
+	kunit_info(test, "zone %s: %lu free (high %lu); kswapd: %lu runs, %lu scanned, %lu stolen",
+		   top->name, top->nr_free, top->watermark[WMARK_HIGH],
+		   delta(PAGEOUTRUN, runs), delta(PGSCAN_KSWAPD, scanned),
+		   delta(PGSTEAL_KSWAPD, stolen));
+	KUNIT_EXPECT_GE(test, delta(PAGEOUTRUN, runs), 1);
+	KUNIT_EXPECT_GE(test, delta(PGSTEAL_KSWAPD, stolen), 1);
+	KUNIT_EXPECT_GE(test, delta(PGSCAN_KSWAPD, scanned), delta(PGSTEAL_KSWAPD, stolen));
+	KUNIT_EXPECT_LT(test, rctx.cache.nr_blocks, 2);
+	KUNIT_EXPECT_TRUE(test, zone_watermark_ok(top, 0, top->watermark[WMARK_HIGH], 0, 0));
+	KUNIT_EXPECT_EQ(test, delta(ALLOCSTALL, rctx.stalls), 0);
+	KUNIT_EXPECT_EQ(test, rctx.big.kills + rctx.small.kills, 0);
+	/* down below low again at once: kswapd's watermarks were too close */
+	start = jiffies;
+	while (keep(alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 0), 0))
+		;
+	kswapd_flush();
+	if (jiffies - start < HZ / 10)
+		KUNIT_EXPECT_GE(test, delta(KSWAPD_LOW_WMARK_HIT_QUICKLY, quickly), 1);
+	else
+		kunit_info(test, "the second exhaustion took %lu jiffies: not quick", jiffies - start);
+}
+
 static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(order0_kernel_reclaims_before_oom),
 	KUNIT_CASE(order0_kernel_kills_the_largest_victim),
@@ -838,6 +892,7 @@ static struct kunit_case page_alloc_reclaim_cases[] = {
 	KUNIT_CASE(nofs_and_noio_are_too_small_to_fail),
 	KUNIT_CASE(one_page_reclaims_a_cluster_not_the_cache),
 	KUNIT_CASE(nowait_never_reclaims),
+	KUNIT_CASE(kswapd_reclaims_to_the_high_watermark),
 	KUNIT_CASE(nothing_to_kill_fails_loudly),
 	KUNIT_CASE(nofail_never_returns_null),
 	KUNIT_CASE(nofail_wins_over_noretry_and_retry_mayfail),
