@@ -61,6 +61,7 @@ struct benchmark {
 	__used __section(".benchmarks") = &__bench_##id
 
 void bench_run_all(const char *glob);
+void stress_highalloc_report(void);
 
 /* Set-up inside a row that must not be counted: between bench_pause() and bench_resume(). */
 void bench_pause(void);
