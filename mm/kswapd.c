@@ -14,9 +14,14 @@
  *	   min  ---------------------  below it: direct reclaim, then the OOM killer
  *
  * This kernel has no threads, so each node's kswapd is a work item
- * (kernel/workqueue.c): wakeup_kswapd() queues it, an idle CPU runs it, and
- * it reclaims from the shrinkers (mm/vmscan.c) at falling priority until
- * one eligible zone of the node is balanced, as Linux's balance_pgdat().
+ * (kernel/workqueue.c): wakeup_kswapd() queues it on the waking CPU's own
+ * list, so it runs when that CPU is next idle (at the monitor's prompt,
+ * or when a test flushes it), after the allocation that woke it, never
+ * racing with it; and it reclaims from the shrinkers (mm/vmscan.c) at
+ * falling priority until one eligible zone of the node is balanced, as
+ * Linux's balance_pgdat().  (Linux's kswapd thread may run at once on
+ * another CPU; here a demo or a test that counts reclaim sees the same
+ * numbers every run.)
  * A kswapd woken again within a tenth of a second of finishing counts
  * kswapd_low_wmark_hit_quickly: Linux's sign that its watermarks are too
  * close together.  Linux's kswapd is in mm/vmscan.c
@@ -107,8 +112,8 @@ static void kswapd_work(struct work_struct *work)
  * @highest_zoneidx: the highest zone the allocation could use
  *
  * As Linux's: nothing to do if the node is balanced already; else the
- * node's kswapd is queued (once, however often it is woken before it
- * runs).
+ * node's kswapd is queued on this CPU (once, however often it is woken
+ * before it runs).
  * Context: any, interrupts on or off (it only queues work).
  */
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx)
@@ -126,7 +131,7 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx)
 		return;
 	if (READ_ONCE(k->ran) && jiffies - READ_ONCE(k->done_at) < HZ / 10)
 		count_vm_event(KSWAPD_LOW_WMARK_HIT_QUICKLY);
-	schedule_work(&k->work);
+	schedule_work_on(smp_processor_id(), &k->work);
 }
 
 /**
