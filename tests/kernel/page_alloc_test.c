@@ -48,11 +48,16 @@ static void pa_exit(struct kunit *test)
 	held_free_all(&pa_ctx.held);
 }
 
-/* Free all, drain, and expect free pages and buddyinfo as they were at init. */
+/*
+ * Free all, drain, give back any highatomic pageblock the case's atomic
+ * allocations reserved (its blocks would not merge with their buddies),
+ * and expect free pages and buddyinfo as they were at init.
+ */
 static void expect_all_restored(struct kunit *test)
 {
 	held_free_all(&pa_ctx.held);
 	drain_all_pages();
+	unreserve_all_highatomic();
 	KUNIT_EXPECT_EQ(test, nr_free_pages(), pa_ctx.free_before);
 	buddy_snapshot_take(&snap_after);
 	expect_buddy_snapshot_eq(test, &snap_before, &snap_after);
@@ -929,13 +934,10 @@ static void high_order_atomic_allocations_reserve_a_pageblock(struct kunit *test
 		KUNIT_ASSERT_NOT_NULL(test, page);
 		KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
 	}
-	held_free_all(&pa_ctx.held);
-	drain_all_pages();
-	unreserve_all_highatomic();
+	expect_all_restored(test);
 	KUNIT_EXPECT_EQ(test, zone->nr_reserved_highatomic, 0UL);
 	KUNIT_EXPECT_EQ(test, highatomic_pageblocks(zone), 0UL);
 	KUNIT_EXPECT_EQ(test, check_free_lists(), 0U);
-	expect_all_restored(test);
 }
 
 /*
