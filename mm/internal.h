@@ -23,6 +23,9 @@
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order);
 bool bad_node_refused(const char *fn, int nid, gfp_t gfp, const void *caller);
 extern unsigned int alloc_checked_order;	/* set by mm/fault_inject.c */
+/* ... for compaction (mm/compaction.c), as Linux's mm/internal.h */
+unsigned long __isolate_free_page(struct page *page, unsigned int order);
+void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp);
 
 /* mm/page_debug.c: checks, reports and poisoning */
 gfp_t might_alloc_report(gfp_t gfp, void *caller);
