@@ -104,7 +104,7 @@ static void keywords_and_literal_words(struct kunit *test)
 	listen();
 	KUNIT_EXPECT_EQ(test, monitor_opt_keyword(&args, "FLAGS", words, &index), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, heard(),
-			   "alloc: FLAGS must be one of dma, dma32, atomic, movable (got 'DMA')\n");
+			   "alloc: FLAGS must be one of dma, dma32, atomic (got 'DMA')\n");
 	KUNIT_EXPECT_EQ(test, index, 1);
 
 	/* "[node N]": the literal is taken only if it is there */
