@@ -337,7 +337,8 @@ static enum isolate_migrate_t isolate_migratepages(struct compact_control *cc)
  */
 static bool suitable_migration_target(struct page *page)
 {
-	if (PageBuddy(page) && data_race(READ_ONCE(page->private)) >= pageblock_order)
+	/* data_race(): unlocked, a hint; isolate_freepages_block() looks again under the lock */
+	if (data_race(PageBuddy(page) && READ_ONCE(page->private) >= pageblock_order))
 		return false;
 	return get_pageblock_migratetype(page) == MIGRATE_MOVABLE;
 }
