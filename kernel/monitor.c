@@ -178,7 +178,7 @@ static const struct monitor_command *find_command(const char *name)
 	return NULL;
 }
 
-/* "(usage: alloc ORDER [dma|dma32|atomic])" for the command being parsed */
+/* "(usage: alloc ORDER [dma|dma32|atomic|movable])" for the command being parsed */
 static void print_usage_tail(const struct monitor_args *args)
 {
 	const struct monitor_command *cmd = find_command(args->argv[0]);

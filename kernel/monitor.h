@@ -5,7 +5,7 @@
  * in its own .c file,
  *
  *	static int cmd_alloc(int argc, char **argv) { ... }
- *	MONITOR_COMMAND(alloc, "ORDER [dma|dma32|atomic]", "allocate and hold a block",
+ *	MONITOR_COMMAND(alloc, "ORDER [dma|dma32|atomic|movable]", "allocate and hold a block",
  *			cmd_alloc);
  *
  * The macro puts a struct monitor_command into a section of its own,
@@ -33,12 +33,12 @@
  *
  * and the replies are
  *
- *	alloc: missing ORDER (usage: alloc ORDER [dma|dma32|atomic])
+ *	alloc: missing ORDER (usage: alloc ORDER [dma|dma32|atomic|movable])
  *	alloc: ORDER must be 0..10 (got '-1': not a number)
  *	alloc: ORDER must be 0..10 (got '99999999999999999999': too large)
  *	alloc: ORDER must be 0..10 (got '11')
- *	alloc: FLAGS must be one of dma, dma32, atomic (got 'dmx')
- *	alloc: unexpected argument 'x' (usage: alloc ORDER [dma|dma32|atomic])
+ *	alloc: FLAGS must be one of dma, dma32, atomic, movable (got 'dmx')
+ *	alloc: unexpected argument 'x' (usage: alloc ORDER [dma|dma32|atomic|movable])
  *
  * Numbers are decimal, parsed by kstrtoul(word, 10, ...) (lib/kstrtox.h):
  * "010" is ten, "0x10", "1k", "-1" and "" are refused.  Addresses are hex,
@@ -59,7 +59,7 @@
 
 struct monitor_command {
 	const char *name;
-	const char *usage;	/* arguments, e.g. "ORDER [dma|dma32|atomic]"; "" for none */
+	const char *usage;	/* arguments, e.g. "ORDER [dma|dma32|atomic|movable]"; "" for none */
 	const char *help;
 	int (*fn)(int argc, char **argv);	/* returns 0 or a negative errno */
 };

@@ -7,6 +7,7 @@
 #define EIO		5
 #define ENXIO		6
 #define E2BIG		7
+#define EAGAIN		11
 #define ENOMEM		12
 #define EFAULT		14
 #define EBUSY		16

@@ -29,6 +29,9 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx)
 void kswapd_flush(void);
 bool current_is_kswapd(void);
 extern unsigned int alloc_checked_order;	/* set by mm/fault_inject.c */
+/* ... for compaction (mm/compaction.c), as Linux's mm/internal.h */
+unsigned long __isolate_free_page(struct page *page, unsigned int order);
+void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp);
 
 /* mm/page_debug.c: checks, reports and poisoning */
 gfp_t might_alloc_report(gfp_t gfp, void *caller);

@@ -105,6 +105,14 @@ struct zone {
 	/* the migratetype of each pageblock of the span, from zone_start_pfn's (memblock) */
 	unsigned char *pageblock_flags;
 	unsigned long nr_reserved_highatomic;	/* pages in MIGRATE_HIGHATOMIC pageblocks */
+	/*
+	 * Compaction's deferral (mm/compaction.c, Linux's names): after a
+	 * failure at compact_order_failed or above, skip the next
+	 * 2^compact_defer_shift - 1 attempts; compact_considered counts them.
+	 */
+	unsigned int compact_considered;
+	unsigned int compact_defer_shift;
+	int compact_order_failed;
 };
 
 int get_pageblock_migratetype(const struct page *page);

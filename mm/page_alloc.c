@@ -33,6 +33,7 @@
 #include "mm/kasan.h"
 #include "mm/mmdebug.h"
 #include "mm/fault_inject.h"
+#include "mm/compaction.h"
 #include "mm/oom.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
@@ -932,25 +933,90 @@ static bool zonelist_has_zone(gfp_t gfp, int nid)
 /*
  * Is another reclaim round worth it after one that freed @freed objects
  * but gave no page?  While reclaim frees something, at most
- * MAX_RECLAIM_RETRIES rounds with progress (*@rounds).  A costly order, as
- * in Linux 6.12's __alloc_pages_slowpath(), stops after one round unless
- * the caller asked for __GFP_RETRY_MAYFAIL: pages freed here and there
- * rarely make a large block.  With it, Linux retries while compaction makes
- * progress, a quarter of the retries a small order gets
- * (should_compact_retry()); this kernel has no compaction, so reclaim's
- * progress stands in for it.
+ * MAX_RECLAIM_RETRIES rounds with progress (*@rounds).  Not for a costly
+ * order: pages freed here and there rarely make a large block, so, as in
+ * Linux 6.12's __alloc_pages_slowpath(), only compaction's results decide
+ * whether it retries (should_compact_retry()).
  */
 static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long freed,
 				 int *rounds)
 {
-	int max_retries = MAX_RECLAIM_RETRIES;
+	(void)gfp;
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return false;
+	return freed && ++*rounds <= MAX_RECLAIM_RETRIES;
+}
 
-	if (order > PAGE_ALLOC_COSTLY_ORDER) {
-		if (!(gfp & __GFP_RETRY_MAYFAIL))
-			return false;
-		max_retries /= 4;
+/* ---------------------------------------------------------------- direct compaction */
+
+#define MAX_COMPACT_RETRIES	16	/* Linux's: retries after compaction "succeeded" */
+
+/*
+ * Compact the zones the allocation may use, then look again (Linux's
+ * __alloc_pages_direct_compact()).  Under PF_MEMALLOC, as in Linux, so that
+ * nothing compaction does reclaims.  A run that did something counts
+ * compact_stall, and then compact_success or compact_fail by whether the
+ * block was had; *@result says what compaction found.
+ */
+static struct page *__alloc_pages_direct_compact(gfp_t gfp, unsigned int order,
+						 unsigned int alloc_flags, int nid,
+						 enum compact_priority prio,
+						 enum compact_result *result)
+{
+	unsigned int noreclaim;
+	struct page *page;
+
+	*result = COMPACT_SKIPPED;
+	if (!order)
+		return NULL;
+	noreclaim = memalloc_noreclaim_save();
+	*result = try_to_compact_pages(gfp, order, alloc_flags,
+				       node_zonelist(nid, gfp)->_zonerefs, (int)gfp_zone(gfp), prio);
+	memalloc_noreclaim_restore(noreclaim);
+	if (*result == COMPACT_SKIPPED)
+		return NULL;
+	count_vm_event(COMPACTSTALL);
+	page = get_page_from_freelist(gfp, order, alloc_flags, nid);
+	if (page) {
+		compaction_defer_reset(page_zone(page), (int)order, true);
+		count_vm_event(COMPACTSUCCESS);
+		return page;
 	}
-	return freed && ++*rounds <= max_retries;
+	count_vm_event(COMPACTFAIL);
+	return NULL;
+}
+
+/*
+ * A costly order with __GFP_RETRY_MAYFAIL: another reclaim and compaction
+ * round?  Linux 6.12's should_compact_retry(), called only after a reclaim
+ * round that freed something (@freed):
+ *   skipped    too few free pages for compaction: retry, reclaim may free
+ *              more (Linux asks compaction_zonelist_suitable(); reclaim's
+ *              progress stands in for it here);
+ *   success    compaction made the block but another CPU took it: retry,
+ *              MAX_COMPACT_RETRIES / 4 times for a costly order;
+ *   otherwise  compaction failed: retry at a higher priority, until
+ *              MIN_COMPACT_COSTLY_PRIORITY (sync light).
+ * Skipped rounds count against the same retries, so the loop is bounded.
+ */
+static bool should_compact_retry(unsigned int order, unsigned long freed,
+				 enum compact_result result, enum compact_priority *prio,
+				 int *retries)
+{
+	int max_retries = MAX_COMPACT_RETRIES / 4;
+	enum compact_priority min_prio = order > PAGE_ALLOC_COSTLY_ORDER ?
+					 MIN_COMPACT_COSTLY_PRIORITY : MIN_COMPACT_PRIORITY;
+
+	if (!order || !freed)
+		return false;
+	if (result == COMPACT_SKIPPED || compaction_made_progress(result))
+		return ++*retries <= max_retries;
+	if (*prio > min_prio) {
+		(*prio)--;
+		*retries = 0;
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -977,8 +1043,10 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 	/* __GFP_NOFAIL does not change who may be killed (as in Linux): see below. */
 	bool may_oom = oom_allowed(gfp, order);
 	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
-	int rounds_with_progress = 0;
-	bool unreserved = false;
+	int rounds_with_progress = 0, compaction_retries = 0;
+	enum compact_priority compact_priority = DEF_COMPACT_PRIORITY;
+	enum compact_result compact_result;
+	bool costly = order > PAGE_ALLOC_COSTLY_ORDER, unreserved = false;
 	struct page *page;
 
 	if (unlikely(!zonelist_has_zone(gfp, nid))) {
@@ -998,6 +1066,16 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 		goto nofail_or_fail;	/* GFP_ATOMIC, GFP_NOWAIT: never reclaim or wait */
 	if (in_memalloc_scope())
 		goto nofail_or_fail;	/* in reclaim or the OOM killer: no recursion */
+	/* A costly order tries async compaction before reclaim (Linux's "costly orders first"). */
+	if (costly) {
+		page = __alloc_pages_direct_compact(gfp, order, alloc_flags, nid,
+						    INIT_COMPACT_PRIORITY, &compact_result);
+		if (page)
+			return page;
+	}
+	/* __GFP_NORETRY: async compaction only (Linux keeps it so for costly orders) */
+	if (gfp & __GFP_NORETRY)
+		compact_priority = INIT_COMPACT_PRIORITY;
 
 	for (;;) {
 		bool progress;
@@ -1017,13 +1095,23 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order, int ni
 			if (page)
 				return page;
 		}
+		/* Then compaction, at the priority the retries reached (order > 0). */
+		page = __alloc_pages_direct_compact(gfp, order, alloc_flags, nid,
+						    compact_priority, &compact_result);
+		if (page)
+			return page;
 		if ((gfp & __GFP_NORETRY) && !nofail)
 			goto fail;		/* one round, never the OOM killer */
+		if (costly && !(gfp & __GFP_RETRY_MAYFAIL) && !nofail)
+			goto fail;		/* one reclaim and compaction round */
 		if (should_reclaim_retry(gfp, order, freed, &rounds_with_progress))
 			continue;		/* reclaim is helping: try again */
-		/* before the OOM killer, the whole highatomic reserve (Linux's should_reclaim_retry()) */
+		/* before giving up, the whole highatomic reserve (Linux's should_reclaim_retry()) */
 		if (unreserve_highatomic_pageblock(gfp, nid, true))
 			continue;
+		if (costly && should_compact_retry(order, freed, compact_result,
+						   &compact_priority, &compaction_retries))
+			continue;		/* compaction may still help */
 		/* Reclaim stopped helping. */
 		rounds_with_progress = 0;
 		if (may_oom) {
@@ -1365,8 +1453,12 @@ static __always_inline void free_block_prepare(struct page *page, unsigned int o
 {
 	if (unlikely(PageHead(page)))
 		free_compound_page(page, order);
-	/* the order, out of the gate's atomic: a lone bit there is one locked btr */
-	page->flags &= ~(PAGE_ORDER_MASK << PAGE_ORDER_SHIFT);
+	/*
+	 * The order, out of the gate's atomic: a lone bit there is one locked btr;
+	 * and a movable page's marks (mm/migrate.h), in the same and.
+	 */
+	page->flags &= ~(PAGE_ORDER_MASK << PAGE_ORDER_SHIFT | 1UL << PG_movable |
+			 1UL << PG_isolated);
 	page->private = 0;	/* whatever the owner kept there: handed out as 0, as Linux */
 	poison_block(page, order);
 	kasan_free_pages(page, order);
@@ -1570,6 +1662,48 @@ void free_pages_exact(void *virt, size_t size)
 		if (free_pages_addr_check(addr + i * PAGE_SIZE, 0, caller))
 			free_pages_caller(virt_to_page((void *)(addr + i * PAGE_SIZE)), 0, caller);
 	}
+}
+
+/* ---------------------------------------------------------------- for compaction */
+
+/**
+ * __isolate_free_page - take a free block off its free list for compaction
+ * @page: the first page of a free block (PageBuddy) of @order
+ * @order: its order
+ *
+ * The free scanner's way to take migration targets (Linux's
+ * __isolate_free_page()): only while the zone keeps its min watermark plus
+ * the block, so that compaction never eats the reserve it would then need.
+ * The block is off the lists and out of nr_free, still not "allocated":
+ * post_alloc_hook() makes it so.
+ * Context: the zone's lock held, interrupts off.
+ * Return: the pages taken (2^@order), or 0 if the watermark says no.
+ */
+unsigned long __isolate_free_page(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long mark = zone->watermark[WMARK_MIN] + (1UL << order);
+
+	if (!zone_watermark_ok(zone, 0, mark, 0, 0))
+		return 0;
+	del_from_free_list(page, zone, order);
+	data_race(zone->nr_free -= 1UL << order);	/* as in __free_one_page() */
+	return 1UL << order;
+}
+
+/**
+ * post_alloc_hook - make an isolated free block an allocated one
+ * @page: a block __isolate_free_page() took
+ * @order: its order
+ * @gfp: as an allocation's (__GFP_ZERO zeroes it; __GFP_COMP is not wanted here)
+ *
+ * What alloc_pages() does to a block before handing it out: its order in
+ * the flags, the poison checked, KASAN told, counted in pgalloc.
+ * Context: any; not under the zone's lock (a poison report prints).
+ */
+void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp)
+{
+	prep_new_page(page, order, gfp);
 }
 
 /* ---------------------------------------------------------------- counting */

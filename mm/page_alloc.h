@@ -85,6 +85,8 @@ enum pageflags {
 	PG_slab,	/* owned by the slab allocator */
 	PG_head,	/* first page of a __GFP_COMP block: the others know it */
 	PG_large_kmalloc, /* first page of a kmalloc() too large for the caches */
+	PG_movable,	/* order 0, its owner can move it: private is its movable_operations */
+	PG_isolated,	/* a movable page taken off its owner's list for migration */
 	__NR_PAGEFLAGS	/* at most PAGE_INDEX_SHIFT: the index comes next */
 };
 
@@ -124,6 +126,8 @@ static inline void page_clear(struct page *page, enum pageflags bit)
 #define PageBuddy(p)		page_test(p, PG_buddy)
 #define PageSlab(p)		page_test(p, PG_slab)
 #define PageHead(p)		page_test(p, PG_head)
+#define PageMovable(p)		page_test(p, PG_movable)
+#define PageIsolated(p)		page_test(p, PG_isolated)
 
 /* @page's index in its compound block: 0 for the head and for a page in none. */
 static inline unsigned long compound_index(const struct page *page)

@@ -1,7 +1,7 @@
 /*
  * mm/page_alloc_monitor.c - allocating and freeing by hand, from the monitor.
  *
- *   alloc ORDER [dma|dma32|atomic]   allocate a block and keep it
+ *   alloc ORDER [dma|dma32|atomic|movable]   allocate a block and keep it
  *   free N | all                     free held block number N, or all
  *   held                             list the held blocks
  *   frag [N]                         allocate N single pages, free every
@@ -47,9 +47,10 @@ static void release(int i)
 }
 
 /* alloc's optional FLAGS word, and the gfp mask each one means */
-static const char *const alloc_flag_names[] = { "dma", "dma32", "atomic", NULL };
+static const char *const alloc_flag_names[] = { "dma", "dma32", "atomic", "movable", NULL };
 static const gfp_t alloc_flag_gfp[] = {
 	GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_DMA32, GFP_ATOMIC,
+	GFP_KERNEL | __GFP_MOVABLE,	/* from a movable pageblock; the block itself stays put */
 };
 
 static int cmd_alloc(int argc, char **argv)
@@ -80,7 +81,7 @@ static int cmd_alloc(int argc, char **argv)
 	       page_to_nid(page), page_zone(page)->name);
 	return 0;
 }
-MONITOR_COMMAND(alloc, "ORDER [dma|dma32|atomic]", "allocate a block and hold it", cmd_alloc);
+MONITOR_COMMAND(alloc, "ORDER [dma|dma32|atomic|movable]", "allocate a block and hold it", cmd_alloc);
 
 static int cmd_free(int argc, char **argv)
 {

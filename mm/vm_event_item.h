@@ -35,6 +35,14 @@ enum vm_event_item {
 	PGALLOC_NORETRY_FAIL,	/* ... of which __GFP_NORETRY (ours) */
 	PGALLOC_BAD_FREE,	/* misuses reported by __free_pages (ours) */
 	ALLOC_BAD_CONTEXT,	/* GFP_KERNEL-like allocations with interrupts off (ours) */
+	COMPACTMIGRATE_SCANNED,	/* pages the migration scanner looked at (Linux's names from here) */
+	COMPACTFREE_SCANNED,	/* pages the free scanner looked at */
+	COMPACTISOLATED,	/* pages either scanner isolated */
+	COMPACTSTALL,		/* direct compaction runs */
+	COMPACTFAIL,		/* ... after which the allocation still failed */
+	COMPACTSUCCESS,		/* ... after which it succeeded */
+	PGMIGRATE_SUCCESS,	/* pages migrated */
+	PGMIGRATE_FAIL,		/* pages that could not be */
 	SLAB_ERRORS,		/* slab reports: corruption, double free, bad pointer (ours) */
 	SLAB_BAD_FREE,		/* kfree()/kmem_cache_free() of memory they do not own (ours) */
 	SLAB_SHRINK_PAGES,	/* pages the slab shrinker gave back (ours) */

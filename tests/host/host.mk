@@ -35,7 +35,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
 
 # The buddy allocator and everything it needs, for the host
-HOST_MM_SRCS := mm/page_alloc.c mm/memalloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c \
+HOST_MM_SRCS := mm/page_alloc.c mm/compaction.c mm/migrate.c mm/balloon.c mm/memalloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c \
 	mm/vmscan.c mm/percpu.c mm/oom_kill.c mm/vmstat.c lib/string.c lib/memcpy.c lib/vsprintf.c \
 	kernel/printk_log.c tests/host/mm_host.c
 

@@ -16,6 +16,8 @@
 #include "mm_host.h"
 #include "buddy_check.h"
 #include "mm/internal.h"
+#include "mm/balloon.h"
+#include "mm/compaction.h"
 #include "mm/memblock.h"
 #include "mm/oom.h"
 #include "mm/vmstat.h"
@@ -1576,6 +1578,96 @@ HOST_TEST(memoryless_nodes_fall_back_to_the_nearest_with_memory)
 	release_all(&h);
 	CHECK(buddy_check_consistency() == 0);
 	CHECK(buddy_check_failures == 0);
+}
+
+/* ---------------------------------------------------------------- compaction */
+
+/* Free blocks of a pageblock or more in @zone, in pageblocks */
+static unsigned long free_pageblocks(struct zone *zone)
+{
+	unsigned long n = 0;
+
+	for (unsigned int o = pageblock_order; o < NR_PAGE_ORDERS; o++)
+		n += zone->free_area[o].nr_free << (o - pageblock_order);
+	return n;
+}
+
+/*
+ * The balloon takes movable pages and gives back every other one, so free
+ * memory is single pages between held ones; compacting each zone whole
+ * moves the balloon's pages from the bottom into the holes at the top:
+ * more free pageblocks than before, the two scanners never scanning a page
+ * twice, every moved page's pattern intact, and the free lists (and every
+ * struct page: the checker) consistent after each zone.  Deflated, the
+ * balloon leaves the buddy lists as they started.
+ */
+BUDDY_TEST(compaction_makes_pageblocks_from_a_fragmented_balloon)
+{
+	unsigned long before = 0, after = 0, migrated = 0;
+	struct buddy_snapshot start;
+	struct balloon_stats st;
+	struct zone *zone;
+
+	snapshot(&start);
+	CHECK(balloon_inflate(4096) == 4096);
+	CHECK(balloon_deflate_alternate() == 2048);
+	drain_all_pages();
+	CHECK(buddy_check_consistency() == 0);
+	for_each_populated_zone(zone) {
+		struct compact_stats cs;
+		enum compact_result ret;
+
+		before += free_pageblocks(zone);
+		ret = compact_zone_fully(zone, &cs);
+		drain_all_pages();
+		after += free_pageblocks(zone);
+		migrated += cs.migrated;
+		CHECK(ret == COMPACT_COMPLETE);
+		CHECK(cs.migrate_failed == 0);
+		CHECK(cs.migrate_scanned + cs.free_scanned <=
+		      zone->spanned_pages + 2 * pageblock_nr_pages);
+		CHECK(check_free_lists() == 0);
+		CHECK(buddy_check_consistency() == 0);
+	}
+	CHECK(after > before);
+	CHECK(migrated > 0);
+	CHECK(ev(PGMIGRATE_SUCCESS) >= migrated);
+	balloon_get_stats(&st);
+	CHECK(st.bad_pattern == 0 && st.isolated == 0 && st.pages == 2048);
+	CHECK(balloon_check() == 0);
+	CHECK(balloon_deflate(~0UL) == 2048);
+	CHECK(snapshot_unchanged(&start));	/* every block merged back as it was */
+	CHECK(nr_free_pages() == start.free_pages);
+	buddy_snapshot_free(&start);
+}
+
+/*
+ * Unmovable single pages, every other one freed: nothing can move, so a
+ * whole-zone run migrates nothing and changes no free block.
+ */
+BUDDY_TEST(compaction_leaves_unmovable_fragmentation_alone)
+{
+	struct page *pages[2048];
+	struct zone *zone;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(pages); i++) {
+		pages[i] = alloc_pages(GFP_KERNEL, 0);
+		CHECK(pages[i] != NULL);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(pages); i += 2)
+		__free_pages(pages[i], 0);
+	drain_all_pages();
+	for_each_populated_zone(zone) {
+		unsigned long before = free_pageblocks(zone);
+		struct compact_stats cs;
+
+		CHECK(compact_zone_fully(zone, &cs) == COMPACT_COMPLETE);
+		CHECK(cs.isolated_migrate == 0 && cs.migrated == 0);
+		drain_all_pages();
+		CHECK(free_pageblocks(zone) == before);
+	}
+	for (unsigned int i = 1; i < ARRAY_SIZE(pages); i += 2)
+		__free_pages(pages[i], 0);
 }
 
 /* ---------------------------------------------------------------- the model */

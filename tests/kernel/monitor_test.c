@@ -87,7 +87,7 @@ static void numbers_are_checked_one_line_each(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 7);
 	KUNIT_EXPECT_EQ(test, monitor_arg_ulong(&args, "ORDER", 0, 10, &v), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, heard(),
-			   "alloc: missing ORDER (usage: alloc ORDER [dma|dma32|atomic])\n");
+			   "alloc: missing ORDER (usage: alloc ORDER [dma|dma32|atomic|movable])\n");
 	KUNIT_EXPECT_EQ(test, monitor_args_end(&args), 0);
 }
 
@@ -115,7 +115,7 @@ static void keywords_and_literal_words(struct kunit *test)
 	listen();
 	KUNIT_EXPECT_EQ(test, monitor_args_end(&args), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, heard(), "alloc: unexpected argument 'extra' "
-			   "(usage: alloc ORDER [dma|dma32|atomic])\n");
+			   "(usage: alloc ORDER [dma|dma32|atomic|movable])\n");
 
 	/* No word left: the keyword keeps its default. */
 	args.next = args.argc;
