@@ -59,6 +59,12 @@ enum compact_result try_to_compact_pages(gfp_t gfp, unsigned int order, unsigned
 enum compact_result compact_zone_fully(struct zone *zone, struct compact_stats *stats);
 const char *compact_result_name(enum compact_result result);
 
+/* mm/kcompactd.c */
+extern unsigned int sysctl_compaction_proactiveness;	/* 0..100, Linux's default 20 */
+void wakeup_kcompactd(pg_data_t *pgdat, int order, int highest_zoneidx);
+void kcompactd_flush(void);
+unsigned int fragmentation_score_node(pg_data_t *pgdat);
+
 /* Linux's names for what a result means to the allocator's retry loop */
 static inline bool compaction_failed(enum compact_result result)
 {

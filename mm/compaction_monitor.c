@@ -5,6 +5,7 @@
  *   balloon inflate N          take N movable pages into the balloon
  *   balloon deflate N          give N of them back (newest first)
  *   balloon frag               give back every other one: free memory scattered
+ *   compaction_proactiveness [N]  proactive compaction's knob (0..100), the nodes' scores
  *   compact_memory             compact every zone whole, as Linux's
  *                              echo 1 > /proc/sys/vm/compact_memory
  *
@@ -141,3 +142,30 @@ static int cmd_compact_memory(int argc, char **argv)
 }
 MONITOR_COMMAND(compact_memory, "", "compact every zone whole (Linux's /proc/sys/vm/compact_memory)",
 		cmd_compact_memory);
+
+static int cmd_compaction_proactiveness(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	unsigned long n = sysctl_compaction_proactiveness;
+	struct zone *zone;
+	int nid = -1;
+
+	if (monitor_opt_ulong(&args, "N", 0, 100, &n) || monitor_args_end(&args))
+		return -EINVAL;
+	sysctl_compaction_proactiveness = (unsigned int)n;
+	printk("compaction_proactiveness: %u (kcompactd compacts a node whose score is above %u, "
+	       "down to %u; 0: never)\n", sysctl_compaction_proactiveness,
+	       min(max(100U - sysctl_compaction_proactiveness, 5U) + 10, 100U),
+	       max(100U - sysctl_compaction_proactiveness, 5U));
+	for_each_populated_zone(zone) {
+		if (zone->node == nid)
+			continue;
+		nid = zone->node;
+		printk("node %d: fragmentation score %u\n", nid,
+		       fragmentation_score_node(NODE_DATA(nid)));
+	}
+	return 0;
+}
+MONITOR_COMMAND(compaction_proactiveness, "[N]",
+		"proactive compaction: 0 (off) to 100, Linux's default 20; and each node's score",
+		cmd_compaction_proactiveness);

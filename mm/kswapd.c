@@ -24,10 +24,12 @@
  * numbers every run.)
  * A kswapd woken again within a tenth of a second of finishing counts
  * kswapd_low_wmark_hit_quickly: Linux's sign that its watermarks are too
- * close together.  Linux's kswapd is in mm/vmscan.c
+ * close together.  When it is done it wakes the node's kcompactd
+ * (mm/kcompactd.c): reclaim frees pages, compaction makes them blocks.  Linux's kswapd is in mm/vmscan.c
  * (https://github.com/torvalds/linux/blob/v6.12/mm/vmscan.c, kswapd(),
  * balance_pgdat(), wakeup_kswapd()).
  */
+#include "mm/compaction.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
 #include "mm/vmstat.h"
@@ -100,6 +102,8 @@ static void kswapd_work(struct work_struct *work)
 
 	balance_pgdat(pgdat, order, highest);
 	memalloc_flags_restore(flags);
+	/* reclaim does not make large blocks: compaction may (and the proactive check) */
+	wakeup_kcompactd(pgdat, order, highest);
 	WRITE_ONCE(k->done_at, jiffies);
 	WRITE_ONCE(k->ran, true);
 }
@@ -125,8 +129,12 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx)
 		WRITE_ONCE(k->order, order);
 	if (READ_ONCE(k->highest_zoneidx) < highest_zoneidx)
 		WRITE_ONCE(k->highest_zoneidx, highest_zoneidx);
-	if (pgdat_balanced(NODE_DATA(zone->node), order, highest_zoneidx))
+	if (pgdat_balanced(NODE_DATA(zone->node), order, highest_zoneidx)) {
+		/* memory enough, maybe in pieces: compaction may help who cannot compact */
+		if (!(gfp & __GFP_DIRECT_RECLAIM))
+			wakeup_kcompactd(NODE_DATA(zone->node), order, highest_zoneidx);
 		return;
+	}
 	if (work_pending(&k->work))
 		return;
 	if (READ_ONCE(k->ran) && jiffies - READ_ONCE(k->done_at) < HZ / 10)

@@ -41,6 +41,7 @@ enum vm_event_item {
 	COMPACTSTALL,		/* direct compaction runs */
 	COMPACTFAIL,		/* ... after which the allocation still failed */
 	COMPACTSUCCESS,		/* ... after which it succeeded */
+	COMPACTDAEMON_WAKE,	/* kcompactd runs (mm/kcompactd.c) */
 	PGMIGRATE_SUCCESS,	/* pages migrated */
 	PGMIGRATE_FAIL,		/* pages that could not be */
 	SLAB_ERRORS,		/* slab reports: corruption, double free, bad pointer (ours) */

@@ -50,6 +50,7 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[COMPACTSTALL] = "compact_stall",
 	[COMPACTFAIL] = "compact_fail",
 	[COMPACTSUCCESS] = "compact_success",
+	[COMPACTDAEMON_WAKE] = "compact_daemon_wake",
 	[PGMIGRATE_SUCCESS] = "pgmigrate_success",
 	[PGMIGRATE_FAIL] = "pgmigrate_fail",
 	[SLAB_ERRORS] = "slab_errors",

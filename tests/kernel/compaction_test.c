@@ -548,6 +548,92 @@ static void fragmentation_index_is_linux_formula(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sysctl_extfrag_threshold, 500);
 }
 
+/* @zone's index in its node, as a highest_zoneidx */
+static int zone_index(struct zone *zone)
+{
+	return (int)(zone - NODE_DATA(zone->node)->node_zones);
+}
+
+/*
+ * kcompactd (mm/kcompactd.c) on demand: woken for an order compaction could
+ * make, it compacts in the background (when flushed here), counts
+ * compact_daemon_wake, and makes the 2 MiB blocks a balloon's scattered
+ * free memory hid; with proactive compaction off, a wakeup for order 0
+ * queues nothing.
+ */
+static void kcompactd_compacts_when_woken(struct kunit *test)
+{
+	struct zone *zone = top_zone();
+	pg_data_t *pgdat = NODE_DATA(zone->node);
+	unsigned int saved = sysctl_compaction_proactiveness;
+	unsigned long wakes, migrated, before, after;
+
+	balloon_fragment(test, leave_a_pool(test, zone));
+	/* the 2 MiB blocks left free under the watermark, held: only compaction can help */
+	while (held_alloc(&cctx.held, __GFP_MOVABLE | __GFP_NOWARN | __GFP_HIGH, pageblock_order))
+		;
+	kcompactd_flush();		/* whatever the set-up's allocations woke */
+	if (free_pageblocks(zone))
+		kunit_skip(test, "zone %s keeps %lu free 2 MiB blocks below its watermark",
+			   zone->name, free_pageblocks(zone));
+	sysctl_compaction_proactiveness = 0;
+	wakes = global_vm_event(COMPACTDAEMON_WAKE);
+	migrated = global_vm_event(PGMIGRATE_SUCCESS);
+	before = free_pageblocks(zone);
+	wakeup_kcompactd(pgdat, pageblock_order, zone_index(zone));
+	kcompactd_flush();
+	after = free_pageblocks(zone);
+	kunit_info(test, "zone %s: free 2 MiB blocks %lu -> %lu, %lu pages migrated", zone->name,
+		   before, after, global_vm_event(PGMIGRATE_SUCCESS) - migrated);
+	KUNIT_EXPECT_EQ(test, global_vm_event(COMPACTDAEMON_WAKE) - wakes, 1);
+	KUNIT_EXPECT_GT(test, global_vm_event(PGMIGRATE_SUCCESS), migrated);
+	KUNIT_EXPECT_GT(test, after, before);
+	KUNIT_EXPECT_EQ(test, balloon_check(), 0);
+	wakes = global_vm_event(COMPACTDAEMON_WAKE);
+	wakeup_kcompactd(pgdat, 0, zone_index(zone));
+	kcompactd_flush();
+	KUNIT_EXPECT_EQ(test, global_vm_event(COMPACTDAEMON_WAKE), wakes);
+	sysctl_compaction_proactiveness = saved;
+}
+
+/*
+ * Proactive compaction (compaction_proactiveness, Linux's default 20): a
+ * node whose fragmentation score (free memory outside 2 MiB blocks, in
+ * percent, weighted by zone size) is above 100 - 20 + 10 is compacted when
+ * kcompactd runs, even with no order asked for, and its score falls; at 0
+ * it is left alone.
+ */
+static void proactive_compaction_follows_the_score(struct kunit *test)
+{
+	struct zone *zone = top_zone();
+	pg_data_t *pgdat = NODE_DATA(zone->node);
+	unsigned int saved = sysctl_compaction_proactiveness, score, after;
+	unsigned long wakes, migrated;
+
+	balloon_fragment(test, leave_a_pool(test, zone));
+	kcompactd_flush();
+	score = fragmentation_score_node(pgdat);
+	if (score <= 90)
+		kunit_skip(test, "node %d's score is %u, not above 90", pgdat->node_id, score);
+	sysctl_compaction_proactiveness = 0;
+	wakes = global_vm_event(COMPACTDAEMON_WAKE);
+	wakeup_kcompactd(pgdat, 0, zone_index(zone));
+	kcompactd_flush();
+	KUNIT_EXPECT_EQ(test, global_vm_event(COMPACTDAEMON_WAKE), wakes);
+	sysctl_compaction_proactiveness = 20;
+	migrated = global_vm_event(PGMIGRATE_SUCCESS);
+	wakeup_kcompactd(pgdat, 0, zone_index(zone));
+	kcompactd_flush();
+	after = fragmentation_score_node(pgdat);
+	sysctl_compaction_proactiveness = saved;
+	kunit_info(test, "node %d: score %u -> %u, %lu pages migrated", pgdat->node_id, score,
+		   after, global_vm_event(PGMIGRATE_SUCCESS) - migrated);
+	KUNIT_EXPECT_EQ(test, global_vm_event(COMPACTDAEMON_WAKE) - wakes, 1);
+	KUNIT_EXPECT_GT(test, global_vm_event(PGMIGRATE_SUCCESS), migrated);
+	KUNIT_EXPECT_LT(test, after, score);
+	KUNIT_EXPECT_EQ(test, balloon_check(), 0);
+}
+
 static struct kunit_case compaction_cases[] = {
 	KUNIT_CASE(migrated_page_keeps_contents_and_owner_is_told),
 	KUNIT_CASE(migration_failure_puts_the_page_back),
@@ -557,6 +643,8 @@ static struct kunit_case compaction_cases[] = {
 	KUNIT_CASE(unmovable_fragmentation_is_not_compacted),
 	KUNIT_CASE(deferral_counts_skips_and_resets),
 	KUNIT_CASE(fragmentation_index_is_linux_formula),
+	KUNIT_CASE(kcompactd_compacts_when_woken),
+	KUNIT_CASE(proactive_compaction_follows_the_score),
 	{}
 };
 
