@@ -148,7 +148,7 @@ void bench_run_all(const char *glob)
 			       (unsigned long long)(rows[i].tenths % 10), rows[i].b->name);
 	}
 	/* Counts, not times: stress-highalloc's rows (highalloc_bench.c) come once, after the table. */
-	if (glob_match(glob, "stress-highalloc"))
+	if (glob_match(glob, "highalloc"))
 		stress_highalloc_report();
 	printk("bench: done (%d rows, median of %d samples each)\n", n, BENCH_SAMPLES);
 }

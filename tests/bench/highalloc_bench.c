@@ -6,33 +6,45 @@
  * In the spirit of Mel Gorman's stress-highalloc test in mmtests, which
  * measured grouping by mobility and compaction: fill memory with a fixed
  * pseudo-random mix of allocations that would be movable (a file's
- * pages), reclaimable (a cache a shrinker can empty) and unmovable (page
- * tables, slabs), each kind in runs of 1 to 64 pages as real objects come;
- * then free every reclaimable run, as reclaim would, and half the movable
- * runs, as if the files were deleted; then take order-9 blocks (2 MiB,
- * transparent huge page size) until none is left.  The rows:
+ * pages: here really movable, with an owner that lets compaction move
+ * them), reclaimable (a cache a shrinker can empty) and unmovable (page
+ * tables, slabs), each kind in runs of 1 to 64 pages as real objects
+ * come; then free every reclaimable run, as reclaim would, and half the
+ * movable runs, as if the files were deleted; then take order-9 blocks
+ * (2 MiB, transparent huge page size) with __GFP_RETRY_MAYFAIL until none
+ * is left.  Three configurations:
  *
- *   - order-9 blocks obtained, as a percentage of what the free memory
- *     above the low watermarks could hold in 2 MiB blocks, with grouping
- *     by mobility (each allocation asks for its kind) and without (every
- *     allocation asks for the unmovable kind, as Linux's
- *     page_group_by_mobility_disabled does);
- *   - pageblocks "mixed" after the fill: holding an unmovable or
- *     reclaimable page and a movable one, as a percentage of the
- *     pageblocks the fill used (a mixed pageblock cannot be emptied by
- *     moving its movable pages away);
- *   - the fill's pgalloc_extfrag events (Linux's mm_page_alloc_extfrag):
- *     allocations that took from another kind's free lists.
+ *   both on         each allocation asks for its kind, and the order-9
+ *                   allocations may compact (direct compaction);
+ *   compaction off  the same fill, but vm.extfrag_threshold at 1000, so
+ *                   that compaction_suitable() turns every costly
+ *                   compaction down (Linux's own knob);
+ *   grouping off    every allocation asks for the unmovable kind, as under
+ *                   Linux's page_group_by_mobility_disabled, compaction on.
  *
- * The pattern is the same every run (a fixed-seed generator), and the
- * figures are counts, not times, so they are exact under any QEMU.
+ * The rows, for each: order-9 blocks obtained as a percentage of what the
+ * free memory above the low watermarks could hold in 2 MiB blocks; the
+ * pageblocks "mixed" after the fill (holding an unmovable or reclaimable
+ * page and a movable one: they cannot be emptied by moving pages), as a
+ * percentage of the pageblocks the fill used; the fill's pgalloc_extfrag
+ * events (Linux's mm_page_alloc_extfrag: allocations that took from
+ * another kind's free lists); and, with compaction, the instructions the
+ * order-9 phase took per page it migrated (under -icount the TSC counts
+ * instructions).
+ *
+ * The pattern is the same every run (a fixed-seed generator), so the
+ * figures are exact under make bench's -icount.
  */
 #include "bench/bench.h"
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
 #include "mm/vmalloc.h"
 #include "mm/vmstat.h"
+#include "mm/compaction.h"
+#include "mm/migrate.h"
+#include "arch/x86_64/cpu.h"
 #include "kernel/printk.h"
+#include "lib/vsprintf.h"
 
 enum kind { MOVABLE, RECLAIMABLE, UNMOVABLE };
 
@@ -48,6 +60,41 @@ struct highalloc {
 	unsigned int nr_pages, nr_runs, max_pages;
 	unsigned long state;		/* the pseudo-random generator's */
 };
+
+static struct highalloc highalloc;
+
+/*
+ * The movable pages' owner: each page's first word is its index in
+ * pages[], so that a migrated copy knows its slot.  One CPU runs the
+ * benchmark and the compaction it causes, so no lock is needed.
+ */
+static bool highalloc_isolate(struct page *page, enum migrate_mode mode)
+{
+	(void)mode;
+	return highalloc.pages[*(unsigned long *)page_address(page)] == page;
+}
+
+static int highalloc_migrate(struct page *dst, struct page *src, enum migrate_mode mode);
+
+static void highalloc_putback(struct page *page)
+{
+	(void)page;	/* still in its slot */
+}
+
+static const struct movable_operations highalloc_mops = {
+	.isolate_page = highalloc_isolate,
+	.migrate_page = highalloc_migrate,
+	.putback_page = highalloc_putback,
+};
+
+static int highalloc_migrate(struct page *dst, struct page *src, enum migrate_mode mode)
+{
+	(void)src;
+	(void)mode;
+	__SetPageMovable(dst, &highalloc_mops);
+	highalloc.pages[*(unsigned long *)page_address(dst)] = dst;
+	return MIGRATEPAGE_SUCCESS;
+}
 
 /* A fixed-seed 64-bit LCG (Knuth's MMIX constants): the same pattern every run. */
 static unsigned int next_random(struct highalloc *h, unsigned int bound)
@@ -80,6 +127,10 @@ static void fill(struct highalloc *h, bool grouping)
 
 			if (!page)
 				break;
+			if (kind == MOVABLE) {
+				*(unsigned long *)page_address(page) = h->nr_pages;
+				__SetPageMovable(page, &highalloc_mops);
+			}
 			h->pages[h->nr_pages++] = page;
 		}
 		if (run->len)
@@ -139,48 +190,68 @@ static unsigned long order9_capacity(void)
 
 struct highalloc_result {
 	unsigned long obtained, capacity, used_blocks, mixed_blocks, extfrag;
+	unsigned long migrated, cycles;
 };
 
-static void stress_highalloc(bool grouping, struct highalloc_result *res)
+/* Take order-9 blocks until none is left: how many, what it migrated and what it cost. */
+static void take_order9_blocks(struct highalloc_result *res)
 {
-	static struct highalloc h;
-	unsigned long extfrag = global_vm_event(PGALLOC_EXTFRAG);
+	unsigned long migrated = global_vm_event(PGMIGRATE_SUCCESS);
+	u64 t0 = rdtsc_ordered();
 	LIST_HEAD(huge);
 	struct page *page, *next;
 
-	h = (struct highalloc){ .state = 2026, .max_pages = (unsigned int)nr_free_pages() };
-	h.pages = vzalloc(h.max_pages * sizeof(*h.pages));
-	h.runs = vzalloc(h.max_pages * sizeof(*h.runs));
+	while ((page = alloc_pages(GFP_KERNEL | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+				   pageblock_order))) {
+		list_add(&page->lru, &huge);
+		res->obtained++;
+	}
+	res->cycles = rdtsc_ordered() - t0;
+	res->migrated = global_vm_event(PGMIGRATE_SUCCESS) - migrated;
+	list_for_each_entry_safe(page, next, &huge, lru)
+		__free_pages(page, pageblock_order);
+}
+
+static void stress_highalloc(bool grouping, bool compaction, struct highalloc_result *res)
+{
+	struct highalloc *h = &highalloc;
+	unsigned long extfrag = global_vm_event(PGALLOC_EXTFRAG);
+	int threshold = sysctl_extfrag_threshold;
+
+	*h = (struct highalloc){ .state = 2026, .max_pages = (unsigned int)nr_free_pages() };
+	h->pages = vzalloc(h->max_pages * sizeof(*h->pages));
+	h->runs = vzalloc(h->max_pages * sizeof(*h->runs));
 	*res = (struct highalloc_result){ 0 };
-	if (h.pages && h.runs) {
-		fill(&h, grouping);
+	if (h->pages && h->runs) {
+		fill(h, grouping);
 		res->extfrag = global_vm_event(PGALLOC_EXTFRAG) - extfrag;
-		count_mixed(&h, &res->used_blocks, &res->mixed_blocks);
-		for (unsigned int r = 0; r < h.nr_runs; r++) {
-			if (h.runs[r].kind == RECLAIMABLE ||
-			    (h.runs[r].kind == MOVABLE && next_random(&h, 2)))
-				free_run(&h, &h.runs[r]);
+		count_mixed(h, &res->used_blocks, &res->mixed_blocks);
+		for (unsigned int r = 0; r < h->nr_runs; r++) {
+			if (h->runs[r].kind == RECLAIMABLE ||
+			    (h->runs[r].kind == MOVABLE && next_random(h, 2)))
+				free_run(h, &h->runs[r]);
 		}
 		drain_all_pages();
 		res->capacity = order9_capacity();
-		while ((page = alloc_pages(GFP_KERNEL | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL |
-					   __GFP_NOWARN, pageblock_order))) {
-			list_add(&page->lru, &huge);
-			res->obtained++;
-		}
-		list_for_each_entry_safe(page, next, &huge, lru)
-			__free_pages(page, pageblock_order);
-		for (unsigned int r = 0; r < h.nr_runs; r++)
-			free_run(&h, &h.runs[r]);
+		if (!compaction)
+			sysctl_extfrag_threshold = 1000;
+		take_order9_blocks(res);
+		sysctl_extfrag_threshold = threshold;
+		for (unsigned int r = 0; r < h->nr_runs; r++)
+			free_run(h, &h->runs[r]);
 	}
-	vfree(h.pages);
-	vfree(h.runs);
+	vfree(h->pages);
+	vfree(h->runs);
+	*h = (struct highalloc){ 0 };
 	drain_all_pages();
 }
 
 /* A figure in tenths, as a row of the table ("name  figure"), which make bench keeps. */
-static void print_tenths(const char *name, unsigned long tenths)
+static void print_tenths(const char *what, const char *config, unsigned long tenths)
 {
+	char name[64];
+
+	snprintf(name, sizeof(name), "highalloc %s, %s", what, config);
 	printk("bench: %-44s %10lu.%lu\n", name, tenths / 10, tenths % 10);
 }
 
@@ -190,27 +261,33 @@ static unsigned long percent_tenths(unsigned long part, unsigned long whole)
 }
 
 /**
- * stress_highalloc_report - run stress-highalloc with grouping by mobility on and off, print its rows
+ * stress_highalloc_report - run stress-highalloc in its three configurations, print its rows
  *
  * Context: the benchmark boot, after the timed rows; takes most of memory
  * for a while and gives it all back.
  */
 void stress_highalloc_report(void)
 {
-	static const char *const names[2][4] = {
-		{ "stress-highalloc order-9 got, grouping off %", "stress-highalloc mixed pageblocks, off %",
-		  "stress-highalloc extfrag events, off", "stress-highalloc order-9 capacity, off" },
-		{ "stress-highalloc order-9 got, grouping on %", "stress-highalloc mixed pageblocks, on %",
-		  "stress-highalloc extfrag events, on", "stress-highalloc order-9 capacity, on" },
+	static const struct {
+		const char *name;
+		bool grouping, compaction;
+	} configs[] = {
+		{ "both on", true, true },
+		{ "compaction off", true, false },
+		{ "grouping off", false, true },
 	};
 
-	for (int grouping = 1; grouping >= 0; grouping--) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(configs); i++) {
 		struct highalloc_result r;
 
-		stress_highalloc(grouping, &r);
-		print_tenths(names[grouping][0], percent_tenths(r.obtained, r.capacity));
-		print_tenths(names[grouping][1], percent_tenths(r.mixed_blocks, r.used_blocks));
-		print_tenths(names[grouping][2], r.extfrag * 10);
-		print_tenths(names[grouping][3], r.capacity * 10);
+		stress_highalloc(configs[i].grouping, configs[i].compaction, &r);
+		print_tenths("order-9 got %", configs[i].name,
+			     percent_tenths(r.obtained, r.capacity));
+		print_tenths("mixed pageblocks %", configs[i].name,
+			     percent_tenths(r.mixed_blocks, r.used_blocks));
+		print_tenths("extfrag events", configs[i].name, r.extfrag * 10);
+		if (configs[i].compaction)
+			print_tenths("instr/migrated page", configs[i].name,
+				     r.migrated ? r.cycles * 10 / r.migrated : 0);
 	}
 }
