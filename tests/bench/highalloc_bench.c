@@ -212,6 +212,15 @@ static void take_order9_blocks(struct highalloc_result *res)
 		__free_pages(page, pageblock_order);
 }
 
+/* Forget earlier failures: each configuration starts with no zone deferring compaction. */
+static void reset_compaction_deferral(void)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		compaction_defer_reset(zone, MAX_PAGE_ORDER, true);
+}
+
 static void stress_highalloc(bool grouping, bool compaction, struct highalloc_result *res)
 {
 	struct highalloc *h = &highalloc;
@@ -233,6 +242,7 @@ static void stress_highalloc(bool grouping, bool compaction, struct highalloc_re
 		}
 		drain_all_pages();
 		res->capacity = order9_capacity();
+		reset_compaction_deferral();
 		if (!compaction)
 			sysctl_extfrag_threshold = 1000;
 		take_order9_blocks(res);
