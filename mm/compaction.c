@@ -226,6 +226,7 @@ static unsigned long block_pages_at(const struct page *page, unsigned long flags
 static unsigned long isolate_migratepages_block(struct compact_control *cc,
 						unsigned long low_pfn, unsigned long end_pfn)
 {
+	/* LAB compaction */
 	for (; low_pfn < end_pfn; low_pfn++) {
 		struct page *page;
 		unsigned long flags, skip;
@@ -250,6 +251,7 @@ static unsigned long isolate_migratepages_block(struct compact_control *cc,
 		cc->stats.isolated_migrate++;
 	}
 	return low_pfn;
+	/* END LAB */
 }
 
 enum isolate_migrate_t { ISOLATE_NONE, ISOLATE_SUCCESS };
@@ -324,6 +326,7 @@ static void split_free_blocks(struct compact_control *cc, struct list_head *bloc
 static void isolate_freepages_block(struct compact_control *cc, unsigned long start,
 				    unsigned long end)
 {
+	/* LAB compaction */
 	struct zone *zone = cc->zone;
 	unsigned long flags;
 	LIST_HEAD(blocks);
@@ -348,6 +351,7 @@ static void isolate_freepages_block(struct compact_control *cc, unsigned long st
 	}
 	spin_unlock_irqrestore(&zone->lock, flags);
 	split_free_blocks(cc, &blocks);
+	/* END LAB */
 }
 
 /*

@@ -127,6 +127,7 @@ static int migrate_one_page(struct page *src, new_page_t *get_new_page,
 			    free_page_t *put_new_page, unsigned long private,
 			    enum migrate_mode mode)
 {
+	/* LAB compaction */
 	const struct movable_operations *mops = page_movable_ops(src);
 	struct page *dst = get_new_page(src, private);
 	int rc;
@@ -144,6 +145,7 @@ static int migrate_one_page(struct page *src, new_page_t *get_new_page,
 	}
 	free_migrated_page(src);
 	return MIGRATEPAGE_SUCCESS;
+	/* END LAB */
 }
 
 /*
@@ -157,6 +159,7 @@ static int migrate_pages_pass(struct list_head *from, struct list_head *busy,
 			      enum migrate_mode mode, bool last, unsigned int *nr_succeeded,
 			      unsigned int *nr_failed)
 {
+	/* LAB compaction */
 	struct page *page, *next;
 
 	list_for_each_entry_safe(page, next, from, lru) {
@@ -177,6 +180,7 @@ static int migrate_pages_pass(struct list_head *from, struct list_head *busy,
 		}
 	}
 	return 0;
+	/* END LAB */
 }
 
 /**
