@@ -241,10 +241,14 @@ static void nodirect_falls_back_without_reclaim(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.oom_kills, 0);
 	KUNIT_EXPECT_TRUE(test, r.victim_alive);
 	KUNIT_EXPECT_EQ(test, r.compact_stall, 0);
-	/* Linux 6.16's rule wakes the background instead: both ran, neither helped */
+	/*
+	 * Linux 6.16's rule wakes the background instead: kswapd ran, and
+	 * kcompactd if kswapd left the zone compaction_suitable() (not on a
+	 * machine of 6 MiB); neither helped.
+	 */
 	KUNIT_EXPECT_EQ(test, r.kswapd_runs, 1);
 	KUNIT_EXPECT_GT(test, r.kswapd_reclaimed, 0);
-	KUNIT_EXPECT_EQ(test, r.kcompactd_runs, 1);
+	KUNIT_EXPECT_LE(test, r.kcompactd_runs, 1);
 	KUNIT_EXPECT_EQ(test, r.kcompactd_migrated, 0);
 	KUNIT_EXPECT_FALSE(test, r.order3_free_after);
 }
