@@ -858,9 +858,9 @@ static int movable_story(const struct kvdemo_result *u)
 	       "   through movable_operations): compaction may move them out of the way.\n"
 	       "   ");
 	if (kvdemo_setup_movable(&d)) {
-		printk(KERN_CONT "This machine cannot build it: it needs %d free\n"
-		       "   2 MiB blocks besides (movable pageblocks for the kept pages to move\n"
-		       "   to).  Nothing changed.\n", KVDEMO_TARGET_PAGEBLOCKS);
+		printk(KERN_CONT "This machine cannot build it: it needs %d more\n"
+		       "   free 2 MiB blocks, movable pageblocks for the pages to move to.\n"
+		       "   Nothing changed.\n", KVDEMO_TARGET_PAGEBLOCKS);
 		return -ENOMEM;
 	}
 	printk(KERN_CONT "Kept: %lu pages.  First %d free pageblocks were\n"
