@@ -27,11 +27,27 @@
  *                8-page groups each hold a kept page).
  *
  * Then one kvmalloc(32 KiB, GFP_KERNEL) runs under each policy, from the
- * same state (restored between runs), and the counters say what it cost.
+ * same state (restored between runs), and the counters say what it cost;
+ * then kswapd and kcompactd, which every run wakes, are run at once
+ * (they would run when the CPU is next idle), and counted too.
+ *
+ * The other half of the story is the same state with the kept pages
+ * movable (kvdemo_setup_movable()): kvdemo owns them, and the cache's
+ * pages (movable as Linux's page cache is), through movable_operations
+ * (mm/migrate.h), so compaction may move them.  They sit in unmovable
+ * pageblocks, where the fragmenting allocations put
+ * them, which is where async compaction for an unmovable allocation such
+ * as kmalloc() looks (Linux's suitable_migration_source()); two
+ * pageblocks fragmented as movable ones give them somewhere to go.  So
+ * the gentle slab attempt succeeds after one async compaction, while
+ * with unmovable kept pages compaction finds nothing to move.
  * The monitor command prints the story; tests/kernel/kvdemo_test.c checks
  * the numbers.  docs/kvmalloc.md shows and explains a real run.
  */
 #include "mm/kvdemo.h"
+#include "mm/compaction.h"
+#include "mm/internal.h"
+#include "mm/migrate.h"
 #include "mm/slab_internal.h"
 #include "kernel/labs.h"
 #include "kernel/monitor.h"
@@ -59,18 +75,176 @@ static void touch_pages(struct page *page, unsigned int order)
 		WRITE_ONCE(*(unsigned long *)page_address(&page[i]), i);
 }
 
+/* ---------------------------------------------------------------- movable kept pages */
+
+/*
+ * In the movable state kvdemo owns two kinds of movable pages: the kept
+ * pages, and the cache's, which are movable as Linux's page cache pages
+ * are (without that, an 8-page group that holds a cache page stays
+ * broken however the kept page moves).  Each kind has its
+ * movable_operations; one movable state at a time (movable_owner); one
+ * lock orders both lists against compaction, which may isolate a page
+ * while kvdemo frees or reclaims.
+ */
+static DEFINE_SPINLOCK(kept_lock);
+static struct kvdemo *movable_owner;
+
+static const struct movable_operations kept_mops, cache_mops;
+
+/* The list a page of @mops goes on. */
+static struct list_head *owner_list(const struct movable_operations *mops)
+{
+	return mops == &kept_mops ? &movable_owner->kept : &movable_owner->cache;
+}
+
+/* Put @page on @list; movable (owned by @mops) if the state is.  Under kept_lock. */
+static void own_page(struct kvdemo *d, struct page *page, struct list_head *list,
+		     const struct movable_operations *mops)
+{
+	if (d->movable)
+		__SetPageMovable(page, mops);
+	list_add(&page->lru, list);
+}
+
+/* Is @page on one of our lists, not isolated?  Under kept_lock (mm/balloon.c's rule). */
+static bool kvdemo_owns(const struct page *page)
+{
+	const struct movable_operations *mops = page_movable_ops(page);
+
+	return movable_owner && !PageIsolated(page) && (mops == &kept_mops || mops == &cache_mops) &&
+	       page->lru.next;
+}
+
+static bool kvdemo_isolate_page(struct page *page, enum migrate_mode mode)
+{
+	bool ok;
+
+	(void)mode;
+	spin_lock(&kept_lock);
+	ok = kvdemo_owns(page);
+	if (ok)
+		list_del(&page->lru);
+	spin_unlock(&kept_lock);
+	return ok;
+}
+
+/* mm/migrate.c copied the page: hold the copy instead. */
+static int kvdemo_migrate_page(struct page *dst, struct page *src, enum migrate_mode mode)
+{
+	const struct movable_operations *mops = page_movable_ops(src);
+
+	(void)mode;
+	spin_lock(&kept_lock);
+	own_page(movable_owner, dst, owner_list(mops), mops);
+	movable_owner->nr_migrated++;
+	spin_unlock(&kept_lock);
+	return MIGRATEPAGE_SUCCESS;
+}
+
+static void kvdemo_putback_page(struct page *page)
+{
+	spin_lock(&kept_lock);
+	list_add(&page->lru, owner_list(page_movable_ops(page)));
+	spin_unlock(&kept_lock);
+}
+
+static const struct movable_operations kept_mops = {
+	.isolate_page = kvdemo_isolate_page,
+	.migrate_page = kvdemo_migrate_page,
+	.putback_page = kvdemo_putback_page,
+};
+
+static const struct movable_operations cache_mops = {
+	.isolate_page = kvdemo_isolate_page,
+	.migrate_page = kvdemo_migrate_page,
+	.putback_page = kvdemo_putback_page,
+};
+
+/* The first page of @list, taken off it and no longer movable; NULL if empty. */
+static struct page *take_first(struct list_head *list)
+{
+	struct page *page = NULL;
+
+	spin_lock(&kept_lock);
+	if (!list_empty(list)) {
+		page = list_first_entry(list, struct page, lru);
+		list_del(&page->lru);
+		if (PageMovable(page))
+			__ClearPageMovable(page);
+	}
+	spin_unlock(&kept_lock);
+	return page;
+}
+
 /* Split an order >= 3 block; keep the first page of every 8, free the rest. */
 static void keep_one_in_eight(struct kvdemo *d, struct page *page, unsigned int order)
 {
 	split_page(page, order);
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		if (i % GROUP == 0) {
-			list_add(&page[i].lru, &d->kept);
+			spin_lock(&kept_lock);
+			own_page(d, &page[i], &d->kept, &kept_mops);
 			d->nr_kept++;
+			spin_unlock(&kept_lock);
 		} else {
 			__free_page(&page[i]);
 		}
 	}
+}
+
+/* Give back every kept page (none is isolated: no compaction runs meanwhile). */
+static void free_kept(struct kvdemo *d)
+{
+	struct page *page;
+
+	while ((page = take_first(&d->kept)))
+		__free_page(page);
+	d->nr_kept = 0;
+}
+
+/*
+ * Take KVDEMO_TARGET_PAGEBLOCKS free pageblocks as movable ones, before
+ * the fragmenting (which would make every pageblock unmovable); false if
+ * there are not that many.
+ */
+static bool take_target_pageblocks(struct list_head *blocks)
+{
+	const gfp_t gfp = GFP_NOWAIT | __GFP_MOVABLE | __GFP_MEMALLOC | __GFP_NOWARN;
+
+	for (int i = 0; i < KVDEMO_TARGET_PAGEBLOCKS; i++) {
+		struct page *page = alloc_pages(gfp, pageblock_order);
+
+		if (!page)
+			return false;
+		list_add(&page->lru, blocks);
+	}
+	return true;
+}
+
+/* Fragment the target pageblocks like the rest (@d NULL: just free them). */
+static void fragment_target_pageblocks(struct kvdemo *d, struct list_head *blocks)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, blocks, lru) {
+		list_del(&page->lru);
+		if (d)
+			keep_one_in_eight(d, page, pageblock_order);
+		else
+			__free_pages(page, pageblock_order);
+	}
+}
+
+/*
+ * Forget compaction's past failures at order 3 in every zone (a failed
+ * sync run defers the next ones): part of the state each run starts from.
+ */
+static void reset_compaction_deferral(void)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		compaction_defer_reset(zone, DEMO_ORDER, true);
 }
 
 /*
@@ -167,10 +341,11 @@ static unsigned long cache_scan(struct shrinker *s, struct shrink_control *sc)
 	struct kvdemo *d = s->private_data;
 	unsigned long freed = 0;
 
-	while (freed < sc->nr_to_scan && !list_empty(&d->cache)) {
-		struct page *page = list_first_entry(&d->cache, struct page, lru);
+	while (freed < sc->nr_to_scan) {
+		struct page *page = take_first(&d->cache);
 
-		list_del(&page->lru);
+		if (!page)
+			break;
 		__free_page(page);
 		d->nr_cache--;
 		freed++;
@@ -187,28 +362,22 @@ static bool fill_cache(struct kvdemo *d)
 		if (!page)
 			return false;
 		touch_pages(page, 0);
-		list_add(&page->lru, &d->cache);
+		spin_lock(&kept_lock);
+		own_page(d, page, &d->cache, &cache_mops);
+		spin_unlock(&kept_lock);
 		d->nr_cache++;
 	}
 	return true;
 }
 
-/**
- * kvdemo_setup - build the hard state (see the file comment)
- * @d: the demo's state, filled in here
- *
- * The victim gets 1/128 of the free memory in order-3 blocks (at least 8),
- * the cache 1/16 in single pages (at least 256: two reclaim batches).
- * Context: may sleep; other CPUs should be idle (their allocations would
- * change the state).
- * Return: 0, or -ENOMEM (everything given back): on a machine with fewer
- * than about KVDEMO_LEAST_PAGES free pages.
- */
-int kvdemo_setup(struct kvdemo *d)
+/* The hard state, its kept pages movable or not (kvdemo_setup(), kvdemo_setup_movable()). */
+static int setup(struct kvdemo *d, bool movable)
 {
+	LIST_HEAD(targets);
 	unsigned long free;
 
 	*d = (struct kvdemo){
+		.movable = movable,
 		.victim = { .name = "kvdemo-victim", .badness = victim_badness,
 			    .kill = victim_kill, .private_data = d },
 		.shrinker = { .count_objects = cache_count, .scan_objects = cache_scan,
@@ -224,19 +393,64 @@ int kvdemo_setup(struct kvdemo *d)
 	d->victim_blocks_wanted = max(free / 128 / GROUP, (unsigned long)KVDEMO_MIN_VICTIM_BLOCKS);
 	/* two reclaim batches at least: one reclaim round must not empty it (small machines) */
 	d->cache_wanted = max(free / 16, (unsigned long)KVDEMO_MIN_CACHE);
+	if (movable) {
+		spin_lock(&kept_lock);
+		WARN_ON(movable_owner);
+		movable_owner = d;
+		spin_unlock(&kept_lock);
+	}
 	if (!take_victim_blocks(d, GFP_KERNEL | __GFP_NORETRY))
 		goto fail;
+	if (movable && !take_target_pageblocks(&targets))
+		goto fail;
 	fragment(d);
+	fragment_target_pageblocks(d, &targets);
 	if (!fill_cache(d) || !kvdemo_fragmented())
 		goto fail;
+	reset_compaction_deferral();
 	register_oom_victim(&d->victim);
 	d->victim_registered = true;
 	register_shrinker(&d->shrinker, "kvdemo-cache");
 	d->shrinker_registered = true;
 	return 0;
 fail:
+	fragment_target_pageblocks(NULL, &targets);
 	kvdemo_teardown(d);
 	return -ENOMEM;
+}
+
+/**
+ * kvdemo_setup - build the hard state (see the file comment)
+ * @d: the demo's state, filled in here
+ *
+ * The victim gets 1/128 of the free memory in order-3 blocks (at least 8),
+ * the cache 1/16 in single pages (at least 256: two reclaim batches).
+ * Context: may sleep; other CPUs should be idle (their allocations would
+ * change the state).
+ * Return: 0, or -ENOMEM (everything given back): on a machine with fewer
+ * than about KVDEMO_LEAST_PAGES free pages.
+ */
+int kvdemo_setup(struct kvdemo *d)
+{
+	return setup(d, false);
+}
+
+/**
+ * kvdemo_setup_movable - the hard state, with movable kept pages
+ * @d: the demo's state, filled in here
+ *
+ * As kvdemo_setup(), but kvdemo owns the kept pages as movable pages
+ * (movable_operations), so compaction may move them; and before the
+ * fragmenting, KVDEMO_TARGET_PAGEBLOCKS free pageblocks are taken as
+ * movable ones, then fragmented like the rest: their free pages are where
+ * compaction moves kept pages to.  One movable state at a time.
+ * Context: as kvdemo_setup().
+ * Return: 0, or -ENOMEM (everything given back): with too few free pages,
+ * or fewer free pageblocks than KVDEMO_TARGET_PAGEBLOCKS.
+ */
+int kvdemo_setup_movable(struct kvdemo *d)
+{
+	return setup(d, true);
 }
 
 /**
@@ -247,7 +461,8 @@ fail:
  * became free besides (pages in use when the state was built, given back
  * by a run since) is split as at setup: without it, the default boot of a
  * machine of 6 MiB with four CPUs had an order-3 block free after the
- * first run, and the story stopped there.
+ * first run, and the story stopped there.  Compaction's memory of past
+ * failures is reset too (reset_compaction_deferral()).
  * Return: 0, or -ENOMEM if the state could not be rebuilt.
  */
 int kvdemo_restore(struct kvdemo *d)
@@ -258,6 +473,7 @@ int kvdemo_restore(struct kvdemo *d)
 	fragment(d);
 	if (!kvdemo_fragmented())
 		return -ENOMEM;
+	reset_compaction_deferral();
 	if (!d->victim_registered) {
 		register_oom_victim(&d->victim);
 		d->victim_registered = true;
@@ -286,16 +502,16 @@ void kvdemo_unregister(struct kvdemo *d)
 void kvdemo_teardown(struct kvdemo *d)
 {
 	struct shrink_control all = { .nr_to_scan = ~0UL };
-	struct page *page, *next;
 
 	kvdemo_unregister(d);
 	free_victim_blocks(d);
 	cache_scan(&d->shrinker, &all);
-	list_for_each_entry_safe(page, next, &d->kept, lru) {
-		list_del(&page->lru);
-		__free_page(page);
+	free_kept(d);
+	if (d->movable) {
+		spin_lock(&kept_lock);
+		movable_owner = NULL;
+		spin_unlock(&kept_lock);
 	}
-	d->nr_kept = 0;
 	drain_all_pages();
 }
 
@@ -333,9 +549,46 @@ void kvdemo_run(struct kvdemo *d, enum kvmalloc_policy policy, size_t size,
 		.oom_kills = after[OOM_KILL] - before[OOM_KILL],
 		.cycles = t1 - t0,
 		.victim_alive = d->victim_registered,
+		.compact_stall = after[COMPACTSTALL] - before[COMPACTSTALL],
+		.compact_fail = after[COMPACTFAIL] - before[COMPACTFAIL],
+		.compact_success = after[COMPACTSUCCESS] - before[COMPACTSUCCESS],
+		.migrated = after[PGMIGRATE_SUCCESS] - before[PGMIGRATE_SUCCESS],
 	};
 	kvfree(p);
 	vm_unmap_aliases();
+}
+
+/**
+ * kvdemo_run_background - run now the kswapd and kcompactd that a run woke
+ * @r: the run's result; the background fields are filled in here
+ *
+ * Every slab attempt that found no order-3 block woke kswapd (its flags
+ * have __GFP_KSWAPD_RECLAIM); kswapd, once done, wakes kcompactd.  They
+ * would run when this CPU is next idle: here they run at once, so that
+ * the next run starts from a quiet machine and their work is counted
+ * with the run that caused it.  Proactive compaction is off meanwhile:
+ * kcompactd does what the allocation asked for, one order-3 block, and
+ * not also compact whole zones because the fragmentation score is high
+ * (it always is here), which would use up the movable pageblocks the
+ * runs after it migrate into.
+ * Context: process context, may wait for other CPUs.
+ */
+void kvdemo_run_background(struct kvdemo_result *r)
+{
+	unsigned long before[NR_VM_EVENT_ITEMS], after[NR_VM_EVENT_ITEMS];
+	unsigned int proactiveness = READ_ONCE(sysctl_compaction_proactiveness);
+
+	all_vm_events(before);
+	WRITE_ONCE(sysctl_compaction_proactiveness, 0);
+	kswapd_flush();
+	kcompactd_flush();	/* kswapd, done, may have woken it */
+	WRITE_ONCE(sysctl_compaction_proactiveness, proactiveness);
+	all_vm_events(after);
+	r->kswapd_runs = after[PAGEOUTRUN] - before[PAGEOUTRUN];
+	r->kswapd_reclaimed = after[PGSTEAL_KSWAPD] - before[PGSTEAL_KSWAPD];
+	r->kcompactd_runs = after[COMPACTDAEMON_WAKE] - before[COMPACTDAEMON_WAKE];
+	r->kcompactd_migrated = after[PGMIGRATE_SUCCESS] - before[PGMIGRATE_SUCCESS];
+	r->order3_free_after = !kvdemo_fragmented();
 }
 
 /**
@@ -479,25 +732,58 @@ static void print_table(const struct kvdemo_result *r)
 	ROW("reclaim passes", "lu", r[i].reclaim_passes);
 	ROW("objects scanned", "lu", r[i].scanned);
 	ROW("pages reclaimed", "lu", r[i].reclaimed);
+	ROW("compaction stalls", "lu", r[i].compact_stall);
+	ROW("  ... that succeeded", "lu", r[i].compact_success);
+	ROW("pages migrated", "lu", r[i].migrated);
 	ROW("OOM kills", "lu", r[i].oom_kills);
 	ROW("cycles (rdtsc)", "lu", r[i].cycles);
 	ROW("the victim", "s", r[i].victim_alive ? "alive" : "killed");
+	printk("  then, run at once:\n");
+	ROW("kswapd runs", "lu", r[i].kswapd_runs);
+	ROW("kswapd reclaimed", "lu", r[i].kswapd_reclaimed);
+	ROW("kcompactd runs", "lu", r[i].kcompactd_runs);
+	ROW("kcompactd migrated", "lu", r[i].kcompactd_migrated);
+	ROW("order-3 block free", "s", r[i].order3_free_after ? "yes" : "no");
 }
 
-static int cmd_kvdemo(int argc, char **argv)
+/* One run from the state, rebuilt first (not for the warm-up), then kswapd and kcompactd. */
+static int run_one(struct kvdemo *d, enum kvmalloc_policy policy, bool rebuild,
+		   struct kvdemo_result *r)
 {
-	struct kvdemo_result r[NR_KVMALLOC_POLICIES];
+	if (rebuild && (kvdemo_restore(d) || !kvdemo_fragmented())) {
+		printk("kvdemo: could not rebuild the state for '%s'; stopping\n",
+		       kvmalloc_policy_names[policy]);
+		return -ENOMEM;
+	}
+	kvdemo_run(d, policy, 32 << 10, r);
+	kvdemo_run_background(r);
+	return 0;
+}
+
+/*
+ * Each policy from the state.  A first, untimed run of the two gentle
+ * policies comes first: under QEMU the first execution of any code
+ * includes translating it, which would count against whichever policy
+ * happened to run first.
+ */
+static int run_policies(struct kvdemo *d, struct kvdemo_result *r)
+{
+	run_one(d, KVMALLOC_NORETRY, false, &r[0]);
+	if (run_one(d, KVMALLOC_NODIRECT, true, &r[0]))
+		return -ENOMEM;
+	for (int i = 0; i < NR_KVMALLOC_POLICIES; i++) {
+		if (run_one(d, i, true, &r[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Parts 1 to 3: the seeds' story, with unmovable kept pages; the runs' results in @r. */
+static int unmovable_story(struct kvdemo_result *r)
+{
 	size_t fresh_first, fresh_largest, frag_first, frag_largest;
 	static struct kvdemo d;
 
-	(void)argc;
-	(void)argv;
-	printk("kvdemo: kmalloc() then vmalloc(), done naively and done right "
-	       "(the seeds' story: the 2010 RFC and 2017 LWN article in docs/kvmalloc.md)\n\n");
-	if (LABS_HANDED_OUT[0])
-		printk("kvdemo: it needs every lab done, and this tree was handed out with these\n"
-		       "   to do: %s.  Until they are, what follows shows their stubs, not the\n"
-		       "   story.\n\n", LABS_HANDED_OUT);
 	fresh_first = kvdemo_first_vmalloc_size(&fresh_largest);
 
 	printk("1. A hard state.  Free memory now, in blocks of each order:\n");
@@ -516,30 +802,21 @@ static int cmd_kvdemo(int argc, char **argv)
 	printk("\n2. kvmalloc(32 KiB, GFP_KERNEL) from that state, under each policy (the\n"
 	       "   state is rebuilt before each run; the naive run wakes the OOM killer,\n"
 	       "   whose report comes first):\n");
-	/*
-	 * A first, untimed run of the two gentle policies: under QEMU the
-	 * first execution of any code includes translating it, which would
-	 * count against whichever policy happened to run first.
-	 */
-	kvdemo_run(&d, KVMALLOC_NORETRY, 32 << 10, &r[0]);
-	kvdemo_run(&d, KVMALLOC_NODIRECT, 32 << 10, &r[0]);
-	for (int i = 0; i < NR_KVMALLOC_POLICIES; i++) {
-		if (kvdemo_restore(&d) || !kvdemo_fragmented()) {
-			printk("kvdemo: could not rebuild the state for '%s'; stopping\n",
-			       kvmalloc_policy_names[i]);
-			kvdemo_teardown(&d);
-			return -ENOMEM;
-		}
-		kvdemo_run(&d, i, 32 << 10, &r[i]);
+	if (run_policies(&d, r)) {
+		kvdemo_teardown(&d);
+		return -ENOMEM;
 	}
 	print_table(r);
 	printk("   noretry (Linux 4.12-6.15, the default here): one reclaim round (it\n"
-	       "   aims at 32 pages, at rising priority), then vmalloc.  nodirect (Linux\n"
-	       "   6.16): no reclaim at all, then vmalloc.\n"
+	       "   aims at 32 pages, at rising priority) and one async compaction, which\n"
+	       "   found nothing it could move, then vmalloc.  nodirect (Linux 6.16): no\n"
+	       "   reclaim or compaction at all, then vmalloc.\n"
 	       "   naive: kmalloc() never gave up: round after round reclaimed single\n"
 	       "   pages that can never make an order-3 block, until its retries ran out;\n"
 	       "   then the OOM killer killed the victim for one.  The vmalloc fallback\n"
 	       "   never ran.\n");
+	printk("   Each run woke kswapd, which reclaimed the cache for nothing, and\n"
+	       "   kcompactd, which found nothing to move either.\n");
 	printk("   (Cycles are wall-clock time, which under QEMU varies from run to run;\n"
 	       "   make bench counts each policy's instructions exactly.)\n");
 
@@ -555,6 +832,84 @@ static int cmd_kvdemo(int argc, char **argv)
 	explain_rfc_scan(fresh_first, frag_first, frag_largest);
 	return 0;
 }
-MONITOR_COMMAND(kvdemo, "",
-		"kmalloc-then-vmalloc done naively and right (the 2010 RFC and 2017 LWN story)"
+
+/* What noretry's compaction cost, beside the vmalloc fallback of part 2 (@u NULL: not run). */
+static void compare_costs(const struct kvdemo_result *m, const struct kvdemo_result *u)
+{
+	printk("   noretry with movable kept pages: %s, after %lu reclaim pass(es) and\n"
+	       "   %lu compaction stall(s) that moved %lu pages, in %lu cycles",
+	       source_names[m->source], m->reclaim_passes, m->compact_stall, m->migrated,
+	       m->cycles);
+	if (u)
+		printk(KERN_CONT ";\n   with unmovable ones (part 2): %s, in %lu cycles.\n",
+		       source_names[u->source], u->cycles);
+	else
+		printk(KERN_CONT ".\n");
+}
+
+/* Part 4: the same state with movable kept pages; @u: part 2's results, or NULL. */
+static int movable_story(const struct kvdemo_result *u)
+{
+	struct kvdemo_result r[NR_KVMALLOC_POLICIES];
+	static struct kvdemo d;
+
+	printk("4. The other half: the same hard state, but the kept pages are movable,\n"
+	       "   and so are the cache's, as Linux's page cache is (kvdemo owns both\n"
+	       "   through movable_operations): compaction may move them out of the way.\n"
+	       "   ");
+	if (kvdemo_setup_movable(&d)) {
+		printk(KERN_CONT "This machine cannot build it: it needs %d more\n"
+		       "   free 2 MiB blocks, movable pageblocks for the pages to move to.\n"
+		       "   Nothing changed.\n", KVDEMO_TARGET_PAGEBLOCKS);
+		return -ENOMEM;
+	}
+	printk(KERN_CONT "Kept: %lu pages.  First %d free pageblocks were\n"
+	       "   taken as movable ones, then fragmented like the rest: compaction\n"
+	       "   moves pages into them.  Free memory now:\n", d.nr_kept,
+	       KVDEMO_TARGET_PAGEBLOCKS);
+	show_buddyinfo();
+	printk("   kvmalloc(32 KiB, GFP_KERNEL) under each policy, as in part 2:\n");
+	if (run_policies(&d, r)) {
+		kvdemo_teardown(&d);
+		return -ENOMEM;
+	}
+	print_table(r);
+	kvdemo_teardown(&d);
+	printk("   noretry: the one reclaim round freed no block, but async compaction\n"
+	       "   moved kept pages out of their 8-page groups into the movable\n"
+	       "   pageblocks, and the slab had its order-3 block.  naive: the same with\n"
+	       "   sync compaction: nobody was killed.  nodirect may not compact: it\n"
+	       "   went to vmalloc, and left kcompactd to make the block afterwards.\n");
+	compare_costs(&r[KVMALLOC_NORETRY], u ? &u[KVMALLOC_NORETRY] : NULL);
+	return 0;
+}
+
+static const char *const kvdemo_stories[] = { "unmovable", "movable", NULL };
+
+static int cmd_kvdemo(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+	static struct kvdemo_result unmovable[NR_KVMALLOC_POLICIES];
+	int story = -1, err = 0;
+
+	if (monitor_opt_keyword(&args, "STORY", kvdemo_stories, &story) ||
+	    monitor_args_end(&args))
+		return -EINVAL;
+	printk("kvdemo: kmalloc() then vmalloc(), done naively and done right "
+	       "(the seeds' story: the 2010 RFC and 2017 LWN article in docs/kvmalloc.md)\n\n");
+	if (LABS_HANDED_OUT[0])
+		printk("kvdemo: it needs every lab done, and this tree was handed out with these\n"
+		       "   to do: %s.  Until they are, what follows shows their stubs, not the\n"
+		       "   story.\n\n", LABS_HANDED_OUT);
+	if (story != 1) {
+		err = unmovable_story(unmovable);
+		if (err || story == 0)
+			return err;
+		printk("\n");
+	}
+	return movable_story(story == 1 ? NULL : unmovable);
+}
+MONITOR_COMMAND(kvdemo, "[unmovable|movable]",
+		"kmalloc-then-vmalloc done naively and right (the 2010 RFC and 2017 LWN story); "
+		"with movable pages, compaction's part"
 		LABS_NEEDED, cmd_kvdemo);

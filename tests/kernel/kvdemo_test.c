@@ -15,7 +15,15 @@
  * KMALLOC_MAX_SIZE on a fresh machine and at 32 KiB in the hard state,
  * and the largest size is more than a quarter of RAM (or the scan's end,
  * 1 GiB) on the fresh machine, the largest power of two the free pages
- * hold in the hard state; teardown gives back every page.
+ * hold in the hard state; teardown gives back every page.  Compaction finds
+ * nothing to move there (no page migrated), and nodirect's wakeups run:
+ * kswapd and kcompactd, flushed, each ran once.
+ *
+ * Then the other half, on a second state whose kept and cache pages are
+ * movable (kvdemo_setup_movable()): noretry's slab attempt succeeds after
+ * its async compaction migrated pages (compact_success moves, nobody is
+ * killed); nodirect still falls back, and the kcompactd it woke makes an
+ * order-3 block.  Its teardown gives back every page too.
  */
 #include "kvmalloc_test.h"
 #include "page_alloc_test.h"
@@ -25,7 +33,9 @@
 #define STORY_SIZE	(32UL << 10)
 
 static struct {
-	struct kvdemo d;
+	struct kvdemo d, m;		/* the unmovable state, the movable one */
+	bool m_up;
+	struct kv_snapshot m_before;
 	bool up;			/* kvdemo_setup() succeeded and no teardown yet */
 	struct kv_snapshot before;	/* before kvdemo_setup() */
 	enum kvmalloc_policy boot_policy;
@@ -46,6 +56,9 @@ static void kvdemo_suite_exit(struct kunit_suite *suite)
 	if (demo.up)
 		kvdemo_teardown(&demo.d);
 	demo.up = false;
+	if (demo.m_up)
+		kvdemo_teardown(&demo.m);
+	demo.m_up = false;
 	kvmalloc_set_policy(demo.boot_policy);
 }
 
@@ -182,6 +195,7 @@ static gfp_t run(struct kunit *test, enum kvmalloc_policy policy, struct kvdemo_
 	kvdemo_run(&demo.d, policy, STORY_SIZE, r);
 	gfp = this_cpu_read(kvmalloc_slab_gfp);
 	*cache_reclaimed = demo.d.cache_reclaimed - reclaimed;
+	kvdemo_run_background(r);	/* what the run woke, now, before the next restore */
 	kunit_info(test, "%s: %s, %lu reclaim passes, %lu pages reclaimed, %lu OOM kills\n",
 		   kvmalloc_policy_names[policy], r->source == KVDEMO_SLAB ? "slab" :
 		   r->source == KVDEMO_VMALLOC ? "vmalloc" : "failed", r->reclaim_passes,
@@ -204,6 +218,12 @@ static void noretry_falls_back_to_vmalloc_and_kills_nobody(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, demo.d.victim_registered);
 	KUNIT_EXPECT_EQ(test, demo.d.nr_victim_blocks, demo.d.victim_blocks_wanted);
 	KUNIT_EXPECT_LT(test, reclaimed, demo.d.cache_wanted);	/* not the whole cache */
+	/* async compaction ran and found nothing it could move */
+	KUNIT_EXPECT_EQ(test, r.compact_stall, 1);
+	KUNIT_EXPECT_EQ(test, r.compact_success, 0);
+	KUNIT_EXPECT_EQ(test, r.migrated, 0);
+	KUNIT_EXPECT_EQ(test, r.kcompactd_migrated, 0);
+	KUNIT_EXPECT_EQ(test, demo.d.nr_migrated, 0);
 }
 
 /* nodirect: no reclaim at all, then vmalloc. */
@@ -220,6 +240,17 @@ static void nodirect_falls_back_without_reclaim(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, reclaimed, 0);
 	KUNIT_EXPECT_EQ(test, r.oom_kills, 0);
 	KUNIT_EXPECT_TRUE(test, r.victim_alive);
+	KUNIT_EXPECT_EQ(test, r.compact_stall, 0);
+	/*
+	 * Linux 6.16's rule wakes the background instead: kswapd ran, and
+	 * kcompactd if kswapd left the zone compaction_suitable() (not on a
+	 * machine of 6 MiB); neither helped.
+	 */
+	KUNIT_EXPECT_EQ(test, r.kswapd_runs, 1);
+	KUNIT_EXPECT_GT(test, r.kswapd_reclaimed, 0);
+	KUNIT_EXPECT_LE(test, r.kcompactd_runs, 1);
+	KUNIT_EXPECT_EQ(test, r.kcompactd_migrated, 0);
+	KUNIT_EXPECT_FALSE(test, r.order3_free_after);
 }
 
 /*
@@ -321,6 +352,90 @@ static void teardown_gives_every_page_back(struct kunit *test)
 	kv_expect_back(test, &demo.before);
 }
 
+/* ---------------------------------------------------------------- the movable state */
+
+static void need_movable_state(struct kunit *test)
+{
+	if (!demo.m_up)
+		kunit_skip(test, "no movable state: see movable_state_is_built");
+}
+
+/* The same hard state, movable: fragmented, with movable kept and cache pages. */
+static void movable_state_is_built(struct kunit *test)
+{
+	struct page *page;
+	unsigned long movable = 0;
+
+	need_free_pages(test, KVDEMO_LEAST_PAGES + KVDEMO_TARGET_PAGEBLOCKS * pageblock_nr_pages);
+	kv_snapshot_take(&demo.m_before);
+	if (kvdemo_setup_movable(&demo.m))
+		kunit_skip(test, "no %d free pageblocks besides the state on this machine",
+			   KVDEMO_TARGET_PAGEBLOCKS);
+	demo.m_up = true;
+	KUNIT_ASSERT_TRUE(test, kvdemo_fragmented());
+	KUNIT_EXPECT_TRUE(test, demo.m.movable);
+	list_for_each_entry(page, &demo.m.kept, lru)
+		movable += PageMovable(page);
+	KUNIT_EXPECT_EQ(test, movable, demo.m.nr_kept);
+	KUNIT_EXPECT_EQ(test, demo.m.nr_cache, demo.m.cache_wanted);
+}
+
+/* One run from the movable state, rebuilt first, then the background. */
+static void run_movable(struct kunit *test, enum kvmalloc_policy policy, struct kvdemo_result *r)
+{
+	unsigned long kills = global_vm_event(OOM_KILL), migrated;
+
+	need_movable_state(test);
+	KUNIT_ASSERT_EQ(test, kvdemo_restore(&demo.m), 0);
+	KUNIT_ASSERT_TRUE(test, kvdemo_fragmented());
+	migrated = demo.m.nr_migrated;
+	kvdemo_run(&demo.m, policy, STORY_SIZE, r);
+	kunit_info(test, "%s: %s, %lu reclaim passes, %lu compaction stalls, %lu migrated\n",
+		   kvmalloc_policy_names[policy], r->source == KVDEMO_SLAB ? "slab" : "vmalloc",
+		   r->reclaim_passes, r->compact_stall, r->migrated);
+	KUNIT_EXPECT_EQ(test, demo.m.nr_migrated - migrated, r->migrated);	/* ours, all */
+	kvdemo_run_background(r);
+	KUNIT_EXPECT_EQ(test, r->oom_kills, 0);
+	KUNIT_EXPECT_EQ(test, global_vm_event(OOM_KILL) - kills, 0);
+	KUNIT_EXPECT_TRUE(test, demo.m.victim_registered);
+}
+
+/* noretry: one reclaim round, one async compaction that moves pages: the slab serves it. */
+static void movable_noretry_is_served_by_the_slab_after_compaction(struct kunit *test)
+{
+	struct kvdemo_result r;
+
+	run_movable(test, KVMALLOC_NORETRY, &r);
+	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_SLAB);
+	KUNIT_EXPECT_LE(test, r.reclaim_passes, 1);
+	KUNIT_EXPECT_EQ(test, r.compact_stall, 1);
+	KUNIT_EXPECT_EQ(test, r.compact_success, 1);
+	KUNIT_EXPECT_GT(test, r.migrated, 0);
+}
+
+/* nodirect: vmalloc at once, but the kcompactd it woke (after kswapd) makes the block. */
+static void movable_nodirect_leaves_the_block_to_kcompactd(struct kunit *test)
+{
+	struct kvdemo_result r;
+
+	run_movable(test, KVMALLOC_NODIRECT, &r);
+	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_VMALLOC);
+	KUNIT_EXPECT_EQ(test, r.compact_stall, 0);
+	KUNIT_EXPECT_EQ(test, r.migrated, 0);
+	KUNIT_EXPECT_EQ(test, r.kswapd_runs, 1);
+	KUNIT_EXPECT_EQ(test, r.kcompactd_runs, 1);
+	KUNIT_EXPECT_GT(test, r.kcompactd_migrated, 0);
+	KUNIT_EXPECT_TRUE(test, r.order3_free_after);
+}
+
+static void movable_teardown_gives_every_page_back(struct kunit *test)
+{
+	need_movable_state(test);
+	kvdemo_teardown(&demo.m);
+	demo.m_up = false;
+	kv_expect_back(test, &demo.m_before);
+}
+
 static struct kunit_case kvdemo_cases[] = {
 	KUNIT_CASE(rfc_scan_on_fresh_memory),
 	KUNIT_CASE(hard_state_is_built),
@@ -330,6 +445,10 @@ static struct kunit_case kvdemo_cases[] = {
 	KUNIT_CASE(the_state_comes_back_after_a_kill),
 	KUNIT_CASE(rfc_scan_in_the_hard_state),
 	KUNIT_CASE(teardown_gives_every_page_back),
+	KUNIT_CASE(movable_state_is_built),
+	KUNIT_CASE(movable_noretry_is_served_by_the_slab_after_compaction),
+	KUNIT_CASE(movable_nodirect_leaves_the_block_to_kcompactd),
+	KUNIT_CASE(movable_teardown_gives_every_page_back),
 	{}
 };
 
