@@ -649,9 +649,11 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp)
 
 /*
  * A block of @order from @zone.  A high-order atomic allocation looks in the
- * highatomic reserve first, and any atomic one (ALLOC_HARDER) there last,
- * when the other lists are empty: failing now is worse than failing a
- * high-order atomic allocation later (Linux's rmqueue_buddy()).
+ * highatomic reserve first; any atomic one (ALLOC_HARDER), and one that may
+ * ignore the watermarks (__GFP_MEMALLOC, reclaim itself: as Linux's
+ * ALLOC_OOM), there last, when the other lists are empty: failing now is
+ * worse than failing a high-order atomic allocation later (Linux's
+ * rmqueue_buddy()).
  */
 static struct page *rmqueue(struct zone *zone, unsigned int order, unsigned int alloc_flags,
 			    int mt)
@@ -661,7 +663,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, unsigned int 
 
 	if (order == 0) {
 		page = rmqueue_pcplist(zone, mt);
-		if (likely(page) || !(alloc_flags & ALLOC_HARDER))
+		if (likely(page) || !(alloc_flags & (ALLOC_HARDER | ALLOC_NO_WATERMARKS)))
 			return page;
 	}
 	spin_lock_irqsave(&zone->lock, flags);
@@ -669,7 +671,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, unsigned int 
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	if (!page)
 		page = __rmqueue(zone, order, mt);
-	if (!page && (alloc_flags & ALLOC_HARDER))
+	if (!page && (alloc_flags & (ALLOC_HARDER | ALLOC_NO_WATERMARKS)))
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;

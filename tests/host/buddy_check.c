@@ -183,8 +183,14 @@ static void check_pcp(struct zone *zone, unsigned int cpu, unsigned long *seen)
 	if (n != pcp->count)
 		PROBLEM("%s pcp cpu %u: %d pages on the lists, count says %d", zone->name, cpu, n,
 			pcp->count);
-	if (pcp->count < 0 || (pcp->high && pcp->count >= pcp->high))
-		PROBLEM("%s pcp cpu %u: count %d, high %d", zone->name, cpu, pcp->count, pcp->high);
+	/*
+	 * A free drains at high, so high - 1 at most is left; but a type's
+	 * list is refilled when it alone is empty, a batch on top of the
+	 * others' pages (as in Linux): below high + batch.
+	 */
+	if (pcp->count < 0 || (pcp->high && pcp->count >= pcp->high + pcp->batch))
+		PROBLEM("%s pcp cpu %u: count %d, high %d, batch %d", zone->name, cpu, pcp->count,
+			pcp->high, pcp->batch);
 }
 
 /* One of a CPU's lists: PG_pcp pages of the zone, each free once; returns its length. */
@@ -546,7 +552,9 @@ static bool could_allocate(gfp_t gfp, unsigned int order, int thisnode)
 
 			if (!zone_populated(zone))
 				continue;
-			if (!order && pcp_of(zone, smp_processor_id())->count)
+			/* its own type's list: pages of another type's wait for a drain (as Linux) */
+			if (!order && !list_empty(&pcp_of(zone, smp_processor_id())->lists[
+					gfp_migratetype(gfp)]))
 				return true;
 			for (unsigned int o = order; o <= MAX_PAGE_ORDER; o++) {
 				if (zone->free_area[o].nr_free)
@@ -896,7 +904,9 @@ static unsigned long find_free_pfn(struct bmodel *m, unsigned long from)
 	for (unsigned long n = 0; n < 4096; n++) {
 		unsigned long pfn = nth_ram_pfn(from + n * 7919);
 
-		if (pfn != ~0UL && !host_pfn_is_reserved(pfn) && !test_bit_(m->allocated, pfn))
+		/* not the model's, nor the balloon's (allocated outside the model) */
+		if (pfn != ~0UL && !host_pfn_is_reserved(pfn) && !test_bit_(m->allocated, pfn) &&
+		    !page_test(pfn_to_page(pfn), PG_allocated))
 			return pfn;
 	}
 	return ~0UL;

@@ -9,7 +9,10 @@
  *   b0-bb  alloc_pages_exact(size)     2 size bytes, flags byte
  *   bc-c7  give a live block to the test shrinker's cache or the OOM victim
  *   c8-d7  a misuse (bad free)         kind byte, 2 argument bytes
- *   d8-e3  switch CPU                  cpu byte
+ *   d8-dd  switch CPU                  cpu byte
+ *   de-df  balloon: take movable pages count byte (1..64 pages)
+ *   e0-e1  balloon: give back every other page, or count byte's newest
+ *   e2-e3  compact a zone whole          zone byte (then the checker)
  *   e4-ef  drain_all_pages() or drain_local_pages()
  *   f0-f7  poisoning on/off
  *   f8-ff  run the consistency checker (the first 4 times in an input)
@@ -17,7 +20,9 @@
  * on a small fresh machine (about 15 MiB in three zones and two nodes, two
  * CPUs) for
  * every input, with the checks of the reference model (buddy_check.c)
- * after every operation; at the end everything is freed and the free lists
+ * after every operation; the balloon's movable pages (mm/balloon.c) are
+ * what compaction may move, and every balloon page must keep its pattern
+ * wherever it moved; at the end everything is freed and the free lists
  * must be exactly as at the start.  A failed check aborts: a crash for
  * libFuzzer.  `make fuzz-buddy` fuzzes; `make test` replays the corpus.
  */
@@ -28,6 +33,8 @@
 #include "mm_host.h"
 #include "buddy_check.h"
 #include "mm/vmstat.h"
+#include "mm/balloon.h"
+#include "mm/compaction.h"
 
 #define MiB	(1UL << 20)
 #define GiB	(1UL << 30)
@@ -53,7 +60,7 @@ static gfp_t gfp_of(unsigned int b)
 		GFP_KERNEL | __GFP_RETRY_MAYFAIL, GFP_NOWAIT | __GFP_MEMALLOC,
 		GFP_ATOMIC | __GFP_MEMALLOC, GFP_KERNEL | __GFP_MEMALLOC,
 	};
-	static const gfp_t zone[] = { 0, __GFP_DMA, __GFP_DMA32, 0 };
+	static const gfp_t zone[] = { 0, __GFP_DMA, __GFP_DMA32, __GFP_MOVABLE };
 	gfp_t gfp = base[b & 7] | zone[(b >> 3) & 3];
 
 	if (b & 0x20)
@@ -68,6 +75,23 @@ static gfp_t gfp_of(unsigned int b)
 static unsigned int order_of(unsigned int b)
 {
 	return b < 0xc0 ? b % 4 : b % (MAX_PAGE_ORDER + 1);
+}
+
+/* Compact the @n-th populated zone (modulo their number) whole, then check everything. */
+static void compact_nth_zone(unsigned int n)
+{
+	unsigned int nr = 0, i = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		nr++;
+	for_each_populated_zone(zone) {
+		if (i++ == n % nr) {
+			compact_zone_fully(zone, NULL);
+			buddy_check_consistency();
+			return;
+		}
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -103,8 +127,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			unsigned int kind = byte(&in);
 
 			model_bad_free(&m, kind, word(&in) << 8 | kind);
-		} else if (op < 0xe4) {
+		} else if (op < 0xde) {
 			host_set_cpu(byte(&in) % host_nr_cpus);
+		} else if (op < 0xe0) {
+			balloon_inflate(1 + byte(&in) % 64);
+		} else if (op < 0xe2) {
+			if (op & 1)
+				balloon_deflate(1 + byte(&in) % 64);
+			else
+				balloon_deflate_alternate();
+		} else if (op < 0xe4) {
+			compact_nth_zone(byte(&in));
 		} else if (op < 0xf0) {
 			if (op & 1)
 				drain_local_pages(NULL);
@@ -118,6 +151,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	set_page_poisoning(false);
 	host_set_cpu(0);
+	if (balloon_check())
+		buddy_check_failures++;		/* a page that moved lost its contents */
+	balloon_deflate(~0UL);
 	model_finish(&m);
 	if (buddy_check_failures) {
 		fprintf(stderr, "fuzz_buddy: %lu check(s) failed\n", buddy_check_failures);
