@@ -420,8 +420,12 @@ static void compaction_ends_where_the_scanners_meet(struct kunit *test)
 			KUNIT_EXPECT_TRUE_MSG(test, ret == COMPACT_COMPLETE ||
 					      ret == COMPACT_CONTENDED, "zone %s: %s", zone->name,
 					      compact_result_name(ret));
+			/* one pass: together they cover the zone, each page once */
 			KUNIT_EXPECT_LE_MSG(test, st.migrate_scanned + st.free_scanned,
 					    zone->spanned_pages + 2 * pageblock_nr_pages,
+					    "zone %s", zone->name);
+			KUNIT_EXPECT_GE_MSG(test, st.migrate_scanned + st.free_scanned +
+					    2 * pageblock_nr_pages, zone->spanned_pages,
 					    "zone %s", zone->name);
 			KUNIT_EXPECT_EQ(test, check_free_lists(), 0);
 		}
@@ -628,7 +632,8 @@ static void proactive_compaction_follows_the_score(struct kunit *test)
 	sysctl_compaction_proactiveness = saved;
 	kunit_info(test, "node %d: score %u -> %u, %lu pages migrated", pgdat->node_id, score,
 		   after, global_vm_event(PGMIGRATE_SUCCESS) - migrated);
-	KUNIT_EXPECT_EQ(test, global_vm_event(COMPACTDAEMON_WAKE) - wakes, 1);
+	/* this node's, and another node's if kswapd ran there meanwhile */
+	KUNIT_EXPECT_GE(test, global_vm_event(COMPACTDAEMON_WAKE) - wakes, 1);
 	KUNIT_EXPECT_GT(test, global_vm_event(PGMIGRATE_SUCCESS), migrated);
 	KUNIT_EXPECT_LT(test, after, score);
 	KUNIT_EXPECT_EQ(test, balloon_check(), 0);

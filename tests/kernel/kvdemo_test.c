@@ -41,10 +41,15 @@ static struct {
 	enum kvmalloc_policy boot_policy;
 } demo;
 
-/* The story is told under the default rule, whatever kvmalloc_policy= chose. */
+/*
+ * The story is told under the default rule, whatever kvmalloc_policy= chose,
+ * and with no highatomic pageblock an earlier suite's atomic allocations
+ * reserved (the watermarks would leave its pages out of the state).
+ */
 static int kvdemo_suite_init(struct kunit_suite *suite)
 {
 	(void)suite;
+	unreserve_all_highatomic();
 	demo.boot_policy = kvmalloc_policy;
 	kvmalloc_set_policy(KVMALLOC_NORETRY);
 	return 0;
@@ -242,13 +247,15 @@ static void nodirect_falls_back_without_reclaim(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r.victim_alive);
 	KUNIT_EXPECT_EQ(test, r.compact_stall, 0);
 	/*
-	 * Linux 6.16's rule wakes the background instead: kswapd ran, and
-	 * kcompactd if kswapd left the zone compaction_suitable() (not on a
-	 * machine of 6 MiB); neither helped.
+	 * Linux 6.16's rule wakes the background instead: kswapd ran (each
+	 * node's the allocation could use), and kcompactd if kswapd left the
+	 * zone compaction_suitable() (not on a machine of 6 MiB); neither
+	 * helped.
 	 */
-	KUNIT_EXPECT_EQ(test, r.kswapd_runs, 1);
+	KUNIT_EXPECT_GE(test, r.kswapd_runs, 1);
+	KUNIT_EXPECT_LE(test, r.kswapd_runs, num_node_state(N_MEMORY));
 	KUNIT_EXPECT_GT(test, r.kswapd_reclaimed, 0);
-	KUNIT_EXPECT_LE(test, r.kcompactd_runs, 1);
+	KUNIT_EXPECT_LE(test, r.kcompactd_runs, num_node_state(N_MEMORY));
 	KUNIT_EXPECT_EQ(test, r.kcompactd_migrated, 0);
 	KUNIT_EXPECT_FALSE(test, r.order3_free_after);
 }
@@ -422,8 +429,11 @@ static void movable_nodirect_leaves_the_block_to_kcompactd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.source, KVDEMO_VMALLOC);
 	KUNIT_EXPECT_EQ(test, r.compact_stall, 0);
 	KUNIT_EXPECT_EQ(test, r.migrated, 0);
-	KUNIT_EXPECT_EQ(test, r.kswapd_runs, 1);
-	KUNIT_EXPECT_EQ(test, r.kcompactd_runs, 1);
+	/* one kswapd and one kcompactd run per node the allocation could use */
+	KUNIT_EXPECT_GE(test, r.kswapd_runs, 1);
+	KUNIT_EXPECT_LE(test, r.kswapd_runs, num_node_state(N_MEMORY));
+	KUNIT_EXPECT_GE(test, r.kcompactd_runs, 1);
+	KUNIT_EXPECT_LE(test, r.kcompactd_runs, num_node_state(N_MEMORY));
 	KUNIT_EXPECT_GT(test, r.kcompactd_migrated, 0);
 	KUNIT_EXPECT_TRUE(test, r.order3_free_after);
 }

@@ -753,12 +753,24 @@ static void a_victim_that_would_free_nothing_is_not_killed(struct kunit *test)
 /* One block of the same order to each of @a and @b (the largest order held twice). */
 static void give_equal_blocks(struct held_pages *a, struct held_pages *b)
 {
+	struct page *page;
+
 	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
 		if (!held_move(a, &rctx.held, o))
 			continue;
 		if (held_move(b, &rctx.held, o))
 			return;
 		held_move(&rctx.held, a, o);	/* only one of that order */
+	}
+	/* one block of each order at most (a small machine): halve the largest */
+	for (int o = MAX_PAGE_ORDER; o > 0; o--) {
+		page = held_take(&rctx.held, o);
+		if (!page)
+			continue;
+		split_page(page, o);
+		for (unsigned long i = 0; i < 1UL << o; i++)
+			held_add(i < 1UL << (o - 1) ? a : b, page + i, 0);
+		return;
 	}
 }
 

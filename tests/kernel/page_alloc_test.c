@@ -33,7 +33,6 @@ static struct buddy_snapshot snap_before, snap_after;
 static int pa_init(struct kunit *test)
 {
 	drop_caches();
-	unreserve_all_highatomic();
 	held_init(&pa_ctx.held);
 	pa_ctx.free_before = nr_free_pages();
 	buddy_snapshot_take(&snap_before);
@@ -925,8 +924,14 @@ static void high_order_atomic_allocations_reserve_a_pageblock(struct kunit *test
 	KUNIT_EXPECT_LE(test, zone->nr_reserved_highatomic,
 			ALIGN(zone->managed_pages / 100, pageblock_nr_pages));
 	KUNIT_EXPECT_EQ(test, check_free_lists(), 0U);
-	/* ordinary allocations keep out of it */
+	/*
+	 * Ordinary allocations keep out of it; so does __GFP_HIGH without
+	 * ALLOC_HARDER (GFP_ATOMIC | __GFP_NOMEMALLOC), which the watermark
+	 * lets through, when the other lists run dry.
+	 */
 	while ((page = held_alloc(&pa_ctx.held, GFP_NOWAIT | __GFP_NOWARN, 0)))
+		KUNIT_EXPECT_NE(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
+	while ((page = held_alloc(&pa_ctx.held, GFP_ATOMIC | __GFP_NOMEMALLOC | __GFP_NOWARN, 2)))
 		KUNIT_EXPECT_NE(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
 	/* the next high-order atomic allocation finds a block there */
 	if (may_reserve) {

@@ -92,17 +92,32 @@ static inline unsigned long held_free_all(struct held_pages *h)
 }
 
 /*
+ * Give every highatomic pageblock with a free block back (the zonelist of
+ * GFP_KERNEL reaches every node's zones): a case that counts free pages
+ * against a watermark starts from no reserve, whatever earlier high-order
+ * atomic allocations kept.
+ */
+static inline void unreserve_all_highatomic(void)
+{
+	while (unreserve_highatomic_pageblock(GFP_KERNEL, numa_mem_id(), true))
+		;
+}
+
+/*
  * Everything the registered shrinkers can give (the slab's empty slabs and
  * cached sheaves) back to the page allocator, and the per-CPU lists
  * drained, as "echo 3 > /proc/sys/vm/drop_caches" does on Linux.  A case
  * that counts free pages across reclaim starts here, so that the reclaim
- * it causes gives back nothing but what the case itself put in a shrinker.
+ * it causes gives back nothing but what the case itself put in a shrinker;
+ * and with no highatomic reserve an earlier atomic allocation left, which
+ * the watermarks would leave out and the slow path would give back.
  */
 static inline void drop_caches(void)
 {
 	kmem_cache_shrink_all();
 	drop_slab();
 	drain_all_pages();
+	unreserve_all_highatomic();
 }
 
 /*
@@ -286,18 +301,6 @@ static inline struct zone *top_zone(void)
 			return &pgdat->node_zones[z];
 	}
 	return NULL;
-}
-
-/*
- * Give every highatomic pageblock with a free block back (the zonelist of
- * GFP_KERNEL reaches every node's zones): a case that counts free pages
- * against a watermark starts from no reserve, whatever earlier high-order
- * atomic allocations kept.
- */
-static inline void unreserve_all_highatomic(void)
-{
-	while (unreserve_highatomic_pageblock(GFP_KERNEL, numa_mem_id(), true))
-		;
 }
 
 #endif
