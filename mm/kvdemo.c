@@ -202,23 +202,41 @@ static void free_kept(struct kvdemo *d)
 	d->nr_kept = 0;
 }
 
+/* Of the blocks on @blocks, the one with the lowest frame, or NULL. */
+static struct page *lowest_block(struct list_head *blocks)
+{
+	struct page *page, *low = NULL;
+
+	list_for_each_entry(page, blocks, lru) {
+		if (!low || page_to_pfn(page) < page_to_pfn(low))
+			low = page;
+	}
+	return low;
+}
+
 /*
  * Take KVDEMO_TARGET_PAGEBLOCKS free pageblocks as movable ones, before
- * the fragmenting (which would make every pageblock unmovable); false if
- * there are not that many.
+ * the fragmenting (which would make every pageblock unmovable): the
+ * highest ones free (of up to 64 taken, the others given back), since the
+ * free scanner comes down from the top of the zone and meets the migration
+ * scanner before it reaches a low one.  False if there are not that many.
  */
 static bool take_target_pageblocks(struct list_head *blocks)
 {
 	const gfp_t gfp = GFP_NOWAIT | __GFP_MOVABLE | __GFP_MEMALLOC | __GFP_NOWARN;
+	unsigned int n = 0;
+	struct page *page;
 
-	for (int i = 0; i < KVDEMO_TARGET_PAGEBLOCKS; i++) {
-		struct page *page = alloc_pages(gfp, pageblock_order);
-
-		if (!page)
-			return false;
+	while (n < 64 && (page = alloc_pages(gfp, pageblock_order))) {
 		list_add(&page->lru, blocks);
+		n++;
 	}
-	return true;
+	for (; n > KVDEMO_TARGET_PAGEBLOCKS; n--) {
+		page = lowest_block(blocks);
+		list_del(&page->lru);
+		__free_pages(page, pageblock_order);
+	}
+	return n == KVDEMO_TARGET_PAGEBLOCKS;
 }
 
 /* Fragment the target pageblocks like the rest (@d NULL: just free them). */
