@@ -58,6 +58,7 @@ enum compact_result try_to_compact_pages(gfp_t gfp, unsigned int order, unsigned
 					 enum compact_priority prio);
 enum compact_result compact_zone_fully(struct zone *zone, struct compact_stats *stats);
 const char *compact_result_name(enum compact_result result);
+int fragmentation_index(struct zone *zone, unsigned int order);	/* in mm/vmstat.c, as Linux's */
 
 /* mm/kcompactd.c */
 extern unsigned int sysctl_compaction_proactiveness;	/* 0..100, Linux's default 20 */

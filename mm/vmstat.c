@@ -12,6 +12,7 @@
  *               (Linux's debugfs files of the same names)
  */
 #include "mm/vmstat.h"
+#include "mm/compaction.h"
 #include "mm/internal.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"

@@ -64,8 +64,6 @@ unsigned long global_vm_event(enum vm_event_item item);
 unsigned long cpu_numa_event(unsigned int cpu, int node, enum numa_stat_item item);
 unsigned long sum_zone_numa_event_state(int node, enum numa_stat_item item);
 unsigned long global_numa_event_state(enum numa_stat_item item);
-struct zone;
-int fragmentation_index(struct zone *zone, unsigned int order);
 void show_pagetypeinfo(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include "arch/x86_64/multiboot2.h"
 #include "lib/vsprintf.h"
 #include "mm/internal.h"
+#include "mm/compaction.h"
 
 extern const char _text[], _end[];
 
