@@ -940,6 +940,13 @@ static void high_order_atomic_allocations_reserve_a_pageblock(struct kunit *test
 		KUNIT_ASSERT_NOT_NULL(test, page);
 		KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
 	}
+	/* memory plentiful again, the reserve kept: an ordinary order-2 block is not from it */
+	held_free_all(&pa_ctx.held);
+	drain_all_pages();
+	KUNIT_EXPECT_EQ(test, highatomic_pageblocks(zone) > 0, may_reserve);
+	page = held_alloc(&pa_ctx.held, GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_NE(test, get_pageblock_migratetype(page), MIGRATE_HIGHATOMIC);
 	expect_all_restored(test);
 	KUNIT_EXPECT_EQ(test, zone->nr_reserved_highatomic, 0UL);
 	KUNIT_EXPECT_EQ(test, highatomic_pageblocks(zone), 0UL);
