@@ -10,11 +10,18 @@
  * The held blocks live in a table of MAX_HELD slots, which is also the cap
  * on frag's N.  A bad argument changes nothing (kernel/monitor.h).
  *
+ * `alloc 0 movable` holds a page that compaction may move: the monitor is
+ * its owner, as the balloon is of its pages (mm/migrate.h), and when the
+ * page moves its slot follows it (`held` shows the new frame).  A block of
+ * a larger order comes from a movable pageblock but stays put: migration
+ * here moves single pages.
+ *
  * Watch `buddyinfo` between commands: a split shows up as one block fewer
  * at a high order and one more at each order below; a free of the last
  * piece merges everything back.
  */
 #include "mm/internal.h"
+#include "mm/migrate.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -46,11 +53,67 @@ static void release(int i)
 	held[i].page = NULL;
 }
 
+/* ---------------------------------------------------------------- movable held pages */
+
+/*
+ * The owner's side of a held movable page.  held_lock keeps a slot and
+ * compaction apart: a page being migrated is not in its slot (isolated),
+ * and `free` waits for it to come back.
+ */
+static DEFINE_SPINLOCK(held_lock);
+static int held_slot_of(const struct page *page)
+{
+	for (int i = 0; i < MAX_HELD; i++) {
+		if (held[i].page == page)
+			return i;
+	}
+	return -1;
+}
+
+static bool held_isolate(struct page *page, enum migrate_mode mode)
+{
+	bool ours;
+
+	(void)mode;
+	spin_lock(&held_lock);
+	ours = PageMovable(page) && !PageIsolated(page) && held_slot_of(page) >= 0;
+	spin_unlock(&held_lock);
+	return ours;
+}
+
+static int held_migrate(struct page *dst, struct page *src, enum migrate_mode mode);
+
+static void held_putback(struct page *page)
+{
+	(void)page;	/* still in its slot */
+}
+
+static const struct movable_operations held_mops = {
+	.isolate_page = held_isolate,
+	.migrate_page = held_migrate,
+	.putback_page = held_putback,
+};
+
+static int held_migrate(struct page *dst, struct page *src, enum migrate_mode mode)
+{
+	int slot;
+
+	(void)mode;
+	spin_lock(&held_lock);
+	slot = held_slot_of(src);
+	if (slot >= 0) {
+		__SetPageMovable(dst, &held_mops);
+		held[slot].page = dst;
+	}
+	spin_unlock(&held_lock);
+	return slot >= 0 ? MIGRATEPAGE_SUCCESS : -EAGAIN;
+}
+
 /* alloc's optional FLAGS word, and the gfp mask each one means */
 static const char *const alloc_flag_names[] = { "dma", "dma32", "atomic", "movable", NULL };
 static const gfp_t alloc_flag_gfp[] = {
 	GFP_KERNEL | __GFP_DMA, GFP_KERNEL | __GFP_DMA32, GFP_ATOMIC,
-	GFP_KERNEL | __GFP_MOVABLE,	/* from a movable pageblock; the block itself stays put */
+	GFP_KERNEL | __GFP_MOVABLE,	/* from a movable pageblock; order 0 may move */
 };
 
 static int cmd_alloc(int argc, char **argv)
@@ -70,7 +133,11 @@ static int cmd_alloc(int argc, char **argv)
 		printk("alloc: order %lu failed\n", order);
 		return -ENOMEM;
 	}
+	spin_lock(&held_lock);
 	slot = hold(page, order);
+	if (slot >= 0 && order == 0 && flags >= 0 && alloc_flag_gfp[flags] & __GFP_MOVABLE)
+		__SetPageMovable(page, &held_mops);
+	spin_unlock(&held_lock);
 	if (slot < 0) {
 		__free_pages(page, order);
 		printk("alloc: already holding %d blocks; free some first\n", MAX_HELD);
@@ -98,10 +165,22 @@ static int cmd_free(int argc, char **argv)
 		return -ENOENT;
 	}
 	for (int i = 0; i < MAX_HELD; i++) {
-		if (held[i].page && (all || (unsigned long)i == slot)) {
+		struct page *page;
+
+		spin_lock(&held_lock);
+		page = held[i].page;
+		/* a movable page being migrated is not ours to free: it comes back at once */
+		while (page && PageIsolated(page)) {
+			spin_unlock(&held_lock);
+			cpu_relax();
+			spin_lock(&held_lock);
+			page = held[i].page;
+		}
+		if (page && (all || (unsigned long)i == slot)) {
 			release(i);
 			n++;
 		}
+		spin_unlock(&held_lock);
 	}
 	/* Freed single pages wait on a per-CPU list; give them back so buddyinfo shows all. */
 	drain_all_pages();
