@@ -102,11 +102,21 @@ static struct page_cell *cell_of(struct scan *sc, unsigned long pfn)
 static void mark(struct scan *sc, unsigned long pfn, unsigned long nr, u8 state, u8 order)
 {
 	unsigned long first = max(pfn, sc->lo), last = min(pfn + nr, sc->hi);
+	struct page_cell *cells = sc->snap->cells - sc->start;
+	const struct page_cell value = { .state = state, .order = order };
 
-	for (unsigned long p = first; p < last; p++) {
-		sc->snap->cells[p - sc->start].state = state;
-		sc->snap->cells[p - sc->start].order = order;
-	}
+	for (unsigned long p = first; p < last; p++)
+		cells[p] = value;	/* one 4-byte store: the type comes later */
+	if (first < last)
+		sc->snap->count[state] += last - first;
+}
+
+/* Change one cell's state (the owners' refinements), keeping the counts. */
+static void restate(struct page_snapshot *snap, struct page_cell *cell, u8 state)
+{
+	snap->count[cell->state]--;
+	snap->count[state]++;
+	cell->state = state;
 }
 
 /* The index of slab cache @s in snap->caches, added on first sight. */
@@ -242,8 +252,8 @@ static void refine_reserved(struct scan *sc)
 
 			if (cell->state != PAGE_STATE_RESERVED)
 				continue;
-			cell->state = pfn >= image_start && pfn < image_end ?
-				      PAGE_STATE_KERNEL : PAGE_STATE_BOOT_DATA;
+			restate(sc->snap, cell, pfn >= image_start && pfn < image_end ?
+					  PAGE_STATE_KERNEL : PAGE_STATE_BOOT_DATA);
 		}
 	}
 }
@@ -264,31 +274,32 @@ static void mark_vmalloc_area(const struct vmap_area *va, bool lazy, void *arg)
 			struct page_cell *cell = cell_of(sc, pfn + j);
 
 			if (cell && cell->state == PAGE_STATE_ALLOCATED) {
-				cell->state = PAGE_STATE_VMALLOC;
+				restate(sc->snap, cell, PAGE_STATE_VMALLOC);
 				cell->order = (u8)vm->page_order;
 			}
 		}
 	}
 }
 
-/* Every frame's pageblock type; MIGRATE_TYPES where there is no zone (a hole). */
-static void mark_migratetypes(struct scan *sc)
+/* Every frame's pageblock type; MIGRATE_TYPES in a hole. */
+static void mark_migratetypes(struct page_snapshot *snap)
 {
-	struct zone *zone;
+	unsigned long block = ~0UL;
+	u8 mt = MIGRATE_TYPES;
 
-	for (unsigned long i = 0; i < sc->snap->nr_pages; i++)
-		sc->snap->cells[i].migratetype = MIGRATE_TYPES;
-	for_each_populated_zone(zone) {
-		unsigned long lo = max(zone->zone_start_pfn, sc->start);
-		unsigned long hi = min(zone_end_pfn(zone), sc->end);
+	for (unsigned long i = 0; i < snap->nr_pages; i++) {
+		struct page_cell *cell = &snap->cells[i];
+		unsigned long pfn = snap->start_pfn + i;
 
-		for (unsigned long pfn = lo; pfn < hi; pfn = ALIGN(pfn + 1, pageblock_nr_pages)) {
-			int mt = get_pageblock_migratetype(pfn_to_page(pfn));
-			unsigned long stop = min(ALIGN(pfn + 1, pageblock_nr_pages), hi);
-
-			for (unsigned long p = pfn; p < stop; p++)
-				sc->snap->cells[p - sc->start].migratetype = (u8)mt;
+		if (cell->state == PAGE_STATE_HOLE) {
+			cell->migratetype = MIGRATE_TYPES;
+			continue;
 		}
+		if (pfn >> pageblock_order != block) {	/* once per pageblock */
+			block = pfn >> pageblock_order;
+			mt = (u8)get_pageblock_migratetype(pfn_to_page(pfn));
+		}
+		cell->migratetype = mt;
 	}
 }
 
@@ -322,8 +333,9 @@ int page_snapshot_take(struct page_snapshot *snap, unsigned long start_pfn,
 	sc.hi = sc.end;
 	refine_reserved(&sc);
 	vmalloc_for_each_area(mark_vmalloc_area, &sc);
-	mark_migratetypes(&sc);
-	for (unsigned long i = 0; i < nr_pages; i++)
-		snap->count[cells[i].state]++;
+	mark_migratetypes(snap);
+	snap->count[PAGE_STATE_HOLE] = nr_pages;
+	for (int state = PAGE_STATE_HOLE + 1; state < NR_PAGE_STATES; state++)
+		snap->count[PAGE_STATE_HOLE] -= snap->count[state];
 	return 0;
 }
