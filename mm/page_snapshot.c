@@ -70,7 +70,7 @@ u32 page_cell_rgb(const struct page_cell *cell)
 		return page_state_style[cell->state].rgb;
 	green = 0x50 + (0xc0 - 0x50) * min_t(unsigned int, cell->order, MAX_PAGE_ORDER) /
 		MAX_PAGE_ORDER;
-	return 0x100000 * (green / 4) + 0x100 * green + 0x10 * (green / 8);
+	return (green / 4) << 16 | green << 8 | green / 8;
 }
 
 /** page_snapshot_end_pfn - one past the last frame a whole-machine snapshot covers */
