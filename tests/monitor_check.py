@@ -19,6 +19,10 @@ them; `make test-monitor` runs only them):
                So the docs show what a student really sees, up to the figures.
   UEFI         `make run UEFI=1` on q35 boots through OVMF to the prompt, and
                `poweroff` there ends QEMU.
+  golden       The colour picture of `memmap picture` (tests/monitor/*.golden)
+               printed again, escape sequences and all, by the command the
+               golden file names; compared as colours, not bytes: see
+               canonical_picture().
 
 Each input and each transcript counts as one test in `make test`'s total.
 """
@@ -324,4 +328,115 @@ def check_transcripts(docs, log_dir, say=print, tree=ROOT):
             say("%s - %s: %s" % ("not ok" if problem else "ok", name, command))
             if problem:
                 say("      " + problem)
+    return passed, failed
+
+
+# ---------------------------------------------------------------- golden pictures
+
+GOLDEN_DIR = os.path.join(ROOT, "tests", "monitor")
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+HALF_BLOCK = "\u2580"
+RAMP = "free blocks by order:"
+
+
+def golden_files():
+    return sorted(os.path.join(GOLDEN_DIR, f) for f in os.listdir(GOLDEN_DIR)
+                  if f.endswith(".golden"))
+
+
+def read_golden(path):
+    """(the command its "# $ " line names, the picture's lines with ESC for each \e)."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().rstrip("\n").split("\n")
+    command = next(l[4:] for l in lines if l.startswith("# $ "))
+    return command, [l.replace("\\e", "\x1b") for l in lines if not l.startswith("#")]
+
+
+def run_picture(command, timeout=180, tree=ROOT):
+    """The reply of @command's first monitor command, escape sequences kept."""
+    done = subprocess.run(["sh", "-c", command], cwd=tree, env=student_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    lines = done.stdout.decode("utf-8", "replace").replace("\r", "").split("\n")
+    first = next((i for i, l in enumerate(lines) if l.startswith(PROMPT)), len(lines))
+    end = next((i for i in range(first + 1, len(lines)) if lines[i].startswith(PROMPT)),
+               len(lines))
+    return [l.rstrip() for l in lines[first + 1:end]]
+
+
+def canonical_line(line, free_shades):
+    """@line as text and cells: each run of equal half blocks one ("cell", upper, lower)
+    (a colour of @free_shades is "free", whatever the order), numbers as '#'."""
+    out, fg, bg = [], None, None
+    name = lambda rgb: "free" if rgb in free_shades else rgb
+    for k, part in enumerate(SGR.split(line)):
+        if k % 2:
+            params = part.split(";")
+            if params in (["0"], [""]):
+                fg = bg = None
+                out.append(("reset",))
+            elif params[:2] in (["38", "2"], ["48", "2"]) and len(params) == 5:
+                rgb = "#%02x%02x%02x" % tuple(int(p) for p in params[2:])
+                fg, bg = (rgb, bg) if params[0] == "38" else (fg, rgb)
+            else:
+                out.append(("sgr", part))
+            continue
+        for text in re.split("(%s+)" % HALF_BLOCK, part):
+            if text.startswith(HALF_BLOCK):
+                cell = ("cell", name(fg), name(bg))
+                if not out or out[-1] != cell:
+                    out.append(cell)
+            elif text.strip():
+                out.append(("text", normalise(text)))
+    return tuple(out), (fg, bg) != (None, None)
+
+
+def canonical_picture(lines):
+    """What a picture's lines show, not how many of each: the free shades are the
+    ramp line's, and equal lines in a row count once.  Also the lines left coloured."""
+    ramp = next((l for l in lines if RAMP in l), "")
+    free_shades = {"#%02x%02x%02x" % tuple(int(p) for p in m.group(1).split(";")[2:])
+                   for m in SGR.finditer(ramp) if m.group(1).startswith("38;2;")}
+    out, coloured = [], []
+    for k, line in enumerate(lines):
+        canon, left_on = canonical_line(line, set() if RAMP in line else free_shades)
+        if left_on:
+            coloured.append(k)
+        if not out or out[-1][0] != canon:
+            out.append((canon, line))
+    return out, coloured
+
+
+def visible(line):
+    return line.replace("\x1b", "\\e")
+
+
+def compare_picture(expected, actual):
+    """None if @actual shows what @expected does (canonical_picture()), else what differs."""
+    want, _ = canonical_picture(expected)
+    got, coloured = canonical_picture(actual)
+    if coloured:
+        return "line %d is not reset to the terminal's colours (ESC[0m) at its end: %r" \
+            % (coloured[0] + 1, visible(actual[coloured[0]]))
+    for k, ((w, wline), (g, gline)) in enumerate(zip(want, got)):
+        if w != g:
+            return "picture line %d:\n      golden:  %r\n      output:  %r" \
+                % (k + 1, visible(wline), visible(gline))
+    if len(want) != len(got):
+        return "the golden has %d distinct lines, the output %d" % (len(want), len(got))
+    return None
+
+
+def check_golden(log_dir, say=print, tree=ROOT):
+    """Draw each golden picture again and compare; return (passed, failed)."""
+    passed = failed = 0
+    for path in golden_files():
+        command, expected = read_golden(path)
+        actual = run_picture(command, tree=tree)
+        with open(os.path.join(log_dir, "golden-%s.log" % os.path.basename(path)), "w") as log:
+            log.write("# %s\n%s\n" % (command, "\n".join(visible(l) for l in actual)))
+        problem = compare_picture(expected, actual)
+        passed, failed = passed + (problem is None), failed + (problem is not None)
+        say("%s - %s: %s" % ("not ok" if problem else "ok", os.path.relpath(path, tree), command))
+        if problem:
+            say("      " + problem)
     return passed, failed
