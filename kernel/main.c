@@ -79,7 +79,6 @@ static void numa_cpus_init(void)
 }
 
 extern const char _end[];
-#define LOAD_PHYS	0x100000UL	/* where linker.ld places the image */
 
 /*
  * Tell memblock what RAM there is (whole pages of the "usable" ranges) and
