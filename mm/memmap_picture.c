@@ -13,7 +13,7 @@
  * foreground is one row's pixel and whose background the next row's: two
  * rows a line, and square pixels on a terminal whose cells are twice as tall
  * as wide.  In plain text (`plain`, or "color=off") a line is one row, a
- * pixel its state's letter, a free one the order of its block (0-9, A: 10),
+ * pixel its state's letter, a free one the order of its block in hex (0-a),
  * which shows fragmentation without colour:
  *
  *	    1000 ssvvaaaa000000001111222233333333...	(plain)
@@ -59,7 +59,7 @@ static const u8 state_rank[NR_PAGE_STATES] = {
 	[PAGE_STATE_SLAB] = 11,
 };
 
-static const char order_digit[] = "0123456789A";	/* MAX_PAGE_ORDER is 10 */
+static const char order_digit[] = "0123456789a";	/* hex; MAX_PAGE_ORDER is 10 */
 
 struct picture {
 	unsigned long start, end;	/* the frames drawn: whole lines */

@@ -363,46 +363,72 @@ def run_picture(command, timeout=180, tree=ROOT):
     return [l.rstrip() for l in lines[first + 1:end]]
 
 
-def canonical_line(line, free_shades):
-    """@line as text and cells: each run of equal half blocks one ("cell", upper, lower)
-    (a colour of @free_shades is "free", whatever the order), numbers as '#'."""
+MAP_LINE = re.compile(r"^\s*[0-9a-f]+ \x1b\[")
+
+
+def sgr_parts(line):
+    """@line as [(fg, bg, text)]: each piece of text with the colours it is printed in
+    (None: the terminal's own); an SGR other than 0, 38;2 and 48;2 is kept as text."""
     out, fg, bg = [], None, None
-    name = lambda rgb: "free" if rgb in free_shades else rgb
     for k, part in enumerate(SGR.split(line)):
-        if k % 2:
-            params = part.split(";")
-            if params in (["0"], [""]):
-                fg = bg = None
-                out.append(("reset",))
-            elif params[:2] in (["38", "2"], ["48", "2"]) and len(params) == 5:
-                rgb = "#%02x%02x%02x" % tuple(int(p) for p in params[2:])
-                fg, bg = (rgb, bg) if params[0] == "38" else (fg, rgb)
-            else:
-                out.append(("sgr", part))
-            continue
-        for text in re.split("(%s+)" % HALF_BLOCK, part):
-            if text.startswith(HALF_BLOCK):
-                cell = ("cell", name(fg), name(bg))
-                if not out or out[-1] != cell:
-                    out.append(cell)
-            elif text.strip():
-                out.append(("text", normalise(text)))
-    return tuple(out), (fg, bg) != (None, None)
+        params = part.split(";")
+        if not k % 2:
+            out.append((fg, bg, part))
+        elif params in (["0"], [""]):
+            fg = bg = None
+        elif params[:2] in (["38", "2"], ["48", "2"]) and len(params) == 5:
+            rgb = "#%02x%02x%02x" % tuple(int(p) for p in params[2:])
+            fg, bg = (rgb, bg) if params[0] == "38" else (fg, rgb)
+        else:
+            out.append((fg, bg, "\\e[%sm" % part))
+    return out, (fg, bg) != (None, None)
+
+
+def map_pixels(line, name):
+    """The pixels of a map line in frame order: the upper halves' row, then the lower's."""
+    upper, lower = [], []
+    for fg, bg, text in sgr_parts(line)[0]:
+        n = text.count(HALF_BLOCK)
+        upper += [name(fg)] * n
+        lower += [name(bg)] * n
+    return upper + lower
+
+
+def legend_line(line):
+    """A line that is not the map: its text (numbers as '#'), each swatch's colours."""
+    out = []
+    for fg, bg, text in sgr_parts(line)[0]:
+        for piece in re.split("(%s+)" % HALF_BLOCK, text):
+            if piece.startswith(HALF_BLOCK):
+                out.append(("swatch", fg, bg))
+            elif piece.strip():
+                out.append(("text", normalise(piece)))
+    return tuple(out)
 
 
 def canonical_picture(lines):
-    """What a picture's lines show, not how many of each: the free shades are the
-    ramp line's, and equal lines in a row count once.  Also the lines left coloured."""
+    """What a picture shows, not where its rows break: each block of map lines is the
+    colours of its frames in frame order, a run of equal colours counting once and
+    every shade of free (the ramp line's) being "free"; every other line is its text
+    and swatches.  Returns [(canonical, the first line it comes from)] and the numbers
+    of the lines left coloured at their end."""
     ramp = next((l for l in lines if RAMP in l), "")
-    free_shades = {"#%02x%02x%02x" % tuple(int(p) for p in m.group(1).split(";")[2:])
-                   for m in SGR.finditer(ramp) if m.group(1).startswith("38;2;")}
-    out, coloured = [], []
+    free_shades = {fg for fg, _, text in sgr_parts(ramp)[0] if HALF_BLOCK in text}
+    name = lambda rgb: "free" if rgb in free_shades else rgb
+    out, coloured, runs = [], [], None
     for k, line in enumerate(lines):
-        canon, left_on = canonical_line(line, set() if RAMP in line else free_shades)
-        if left_on:
+        if sgr_parts(line)[1]:
             coloured.append(k)
-        if not out or out[-1][0] != canon:
-            out.append((canon, line))
+        if not MAP_LINE.match(line):
+            out.append((legend_line(line), line))
+            runs = None
+            continue
+        if runs is None:
+            runs = []
+            out.append((runs, line))
+        for pixel in map_pixels(line, name):
+            if not runs or runs[-1] != pixel:
+                runs.append(pixel)
     return out, coloured
 
 
@@ -419,10 +445,12 @@ def compare_picture(expected, actual):
             % (coloured[0] + 1, visible(actual[coloured[0]]))
     for k, ((w, wline), (g, gline)) in enumerate(zip(want, got)):
         if w != g:
-            return "picture line %d:\n      golden:  %r\n      output:  %r" \
-                % (k + 1, visible(wline), visible(gline))
+            return "picture part %d, from:\n      golden:  %r\n      output:  %r\n" \
+                "      (golden: %s;\n       output: %s)" \
+                % (k + 1, visible(wline), visible(gline), w, g)
     if len(want) != len(got):
-        return "the golden has %d distinct lines, the output %d" % (len(want), len(got))
+        return "the golden has %d parts (map blocks and other lines), the output %d" \
+            % (len(want), len(got))
     return None
 
 
