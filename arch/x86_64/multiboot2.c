@@ -261,5 +261,5 @@ static int cmd_memmap(int argc, char **argv)
 	return 0;
 }
 MONITOR_COMMAND(memmap, "[picture [plain] [ADDR SIZE]]",
-		"the memory map GRUB gave; picture: every page frame drawn (docs/page_alloc.md, 13)",
+		"the memory map GRUB gave, by range and type; picture: every page frame, drawn",
 		cmd_memmap);
