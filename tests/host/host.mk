@@ -37,7 +37,7 @@ HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/te
 # The buddy allocator and everything it needs, for the host
 HOST_MM_SRCS := mm/page_alloc.c mm/compaction.c mm/migrate.c mm/balloon.c mm/memalloc.c mm/page_debug.c mm/mm_init.c mm/memblock.c \
 	mm/vmscan.c mm/percpu.c mm/oom_kill.c mm/vmstat.c lib/string.c lib/memcpy.c lib/vsprintf.c \
-	kernel/printk_log.c tests/host/mm_host.c
+	mm/page_snapshot.c kernel/ansi.c kernel/printk_log.c tests/host/mm_host.c
 
 HOST_SRCS_test_string := lib/string.c lib/memcpy.c lib/kstrtox.c
 HOST_SRCS_test_vsprintf := lib/vsprintf.c lib/string.c lib/memcpy.c

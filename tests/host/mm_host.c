@@ -373,6 +373,15 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, int highest_zoneidx)
 }
 
 /*
+ * No vmalloc on the host: mm/page_snapshot.c, built for buddyinfo's
+ * colours, finds no vmalloc area to mark.
+ */
+void vmalloc_for_each_area(void (*fn)(const struct vmap_area *va, bool lazy, void *arg), void *arg)
+{
+	(void)fn, (void)arg;
+}
+
+/*
  * No fault injection on the host (mm/fault_inject.c is kernel-only): its
  * gates stay shut, so the allocators never ask these.  The page
  * allocator's alloc_checked_order never drops below the orders it refuses;

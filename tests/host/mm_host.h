@@ -69,6 +69,9 @@ static inline phys_addr_t __phys_addr(unsigned long virt)
 	return virt - host_phys_base;
 }
 #define __pa(virt)	__phys_addr((unsigned long)(virt))
+#define PFN_UP(x)	(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT)
+#define PFN_DOWN(x)	((x) >> PAGE_SHIFT)
+#define LOAD_PHYS	0x100000UL	/* the kernel's, for mm/page_snapshot.c: no image here */
 
 /* ---------------------------------------------------------------- CPUs */
 
