@@ -169,7 +169,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture replay clean deps \
+.PHONY: FORCE all iso run picture debug console test test-host test-qemu test-selftest test-monitor bench torture replay clean deps \
 	kasan-kernels kcsan-kernels \
 	bench-linux trace-linux compile_commands.json grade handout test-labs mutants
 all: $(KERNEL) $(ISO)
@@ -282,6 +282,10 @@ run: deps $(RUN_ISO)
 	@$(BOOT_MEDIUM) >/dev/null
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) \
 		$(RUN_CONSOLE) -no-reboot $(QEMU_ARGS)
+
+# The scenario's screens as PNGs (tools/picture.py): build/pictures/, copied to docs/pictures/.
+picture: deps $(KERNEL)
+	$(PYTHON) tools/picture.py --kernel $(KERNEL)
 
 # The serial port goes to a socket that `make console` connects to from another terminal
 # (gdb has this one), and to build/debug-serial.log.

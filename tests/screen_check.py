@@ -34,13 +34,13 @@ MACHINE = ["-machine", "pc", "-m", "256M", "-smp", "2"]
 
 
 class Screen(monitor_check.Monitor):
-    """A kernel at its prompt whose display can be dumped; qemu_command(iso, args) makes the command."""
+    """A kernel at its prompt whose display can be dumped (qemu_runner.qemu_command makes the command)."""
 
     def __init__(self, qemu_command, iso, qemu_args, scratch, log_path):
         self.sock_path = os.path.join(scratch, "qemu-monitor.sock")
         args = qemu_args + ["-serial", "stdio", "-monitor",
                             "unix:%s,server=on,wait=off" % self.sock_path]
-        super().__init__(qemu_command(iso, args), log_path)
+        super().__init__(qemu_command(iso, args, False, scratch), log_path)
         self.qemu = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.qemu.connect(self.sock_path)
         self.qemu.settimeout(30)
@@ -100,45 +100,40 @@ CELL = re.compile(r"screen: pfn (0x[0-9a-f]+|0): cell at x (\d+) y (\d+), (\d+) 
                   r"colour #([0-9a-f]{6}): (.+)")
 
 
-def check_cell(screen, dump, pfn, want_state, colours):
-    """A problem with frame @pfn's cell, or None."""
-    reply = "\n".join(screen.command("screen %x" % pfn))
+def check_cell(screen, dump, where, want_state, colours):
+    """A problem with the cell `screen WHERE` names (a pfn, or "va ADDR"), or None."""
+    reply = "\n".join(screen.command("screen " + where))
     m = CELL.search(reply)
     if not m:
-        return "screen %x: unexpected reply %r" % (pfn, reply)
+        return "screen %s: unexpected reply %r" % (where, reply)
     x, y, px, rgb, state = int(m.group(2)), int(m.group(3)), int(m.group(4)), \
         int(m.group(5), 16), m.group(6).strip()
+    what = "screen %s (pfn %s)" % (where, m.group(1))
     if state != want_state:
-        return "pfn %#x is %s, expected %s" % (pfn, state, want_state)
+        return "%s is %s, expected %s" % (what, state, want_state)
     if want_state != "free" and colours.get(state) != rgb:
-        return "pfn %#x: the kernel draws %s in #%06x, mm/page_snapshot.c says #%06x" % (
-            pfn, state, rgb, colours.get(state, 0))
+        return "%s: the kernel draws %s in #%06x, mm/page_snapshot.c says #%06x" % (
+            what, state, rgb, colours.get(state, 0))
     w, _, pixels = dump
     for dy in range(px):
         for dx in range(px):
             i = ((y + dy) * w + x + dx) * 3
             got = int.from_bytes(pixels[i:i + 3], "big")
             if got != rgb:
-                return "pfn %#x (%s): pixel (%d, %d) is #%06x, not #%06x" % (
-                    pfn, state, x + dx, y + dy, got, rgb)
+                return "%s (%s): pixel (%d, %d) is #%06x, not #%06x" % (
+                    what, state, x + dx, y + dy, got, rgb)
     return None
 
 
 def known_frames(screen):
-    """(pfn, state) of the frames the colours check looks at."""
-    frames = [(0x100, "kernel"), (0xa0, "hole")]
-    m = re.search(r"pfn (0x[0-9a-f]+)", "\n".join(screen.command("alloc 0")))
-    frames.append((int(m.group(1), 16), "allocated"))
-    reply = "\n".join(screen.command("vmalloc 16384"))
-    m = re.search(r"(0xffff[0-9a-f]+)", reply)
-    reply = "\n".join(screen.command("virt2phys %s" % m.group(1)))
-    m = re.search(r"pfn (0x[0-9a-f]+)", reply)
-    frames.append((int(m.group(1), 16), "vmalloc"))
-    reply = "\n".join(screen.command("kmalloc 64"))
-    m = re.search(r"(0xffff[0-9a-f]+)", reply)
-    reply = "\n".join(screen.command("virt2phys %s" % m.group(1)))
-    m = re.search(r"pfn (0x[0-9a-f]+)", reply)
-    frames.append((int(m.group(1), 16), "slab"))
+    """(`screen` argument, state) of the frames the colours check looks at."""
+    frames = [("100", "kernel"), ("a0", "hole")]
+    m = re.search(r"pfn 0x([0-9a-f]+)", "\n".join(screen.command("alloc 0")))
+    frames.append((m.group(1), "allocated"))
+    m = re.search(r" at ([0-9a-f]{16})", "\n".join(screen.command("vmalloc 16384")))
+    frames.append(("va " + m.group(1), "vmalloc"))
+    m = re.search(r" at ([0-9a-f]{16})", "\n".join(screen.command("kmalloc 64")))
+    frames.append(("va " + m.group(1), "slab"))
     return frames
 
 
@@ -150,8 +145,8 @@ def check_colours(qemu_command, iso, scratch, log_dir, say):
         frames = known_frames(screen)
         screen.command("screen")
         dump = screen.screendump(os.path.join(scratch, "screen.ppm"))
-        for pfn, state in frames:
-            problem = check_cell(screen, dump, pfn, state, colours)
+        for where, state in frames:
+            problem = check_cell(screen, dump, where, state, colours)
             if problem:
                 say("FAIL screen colours: " + problem)
                 failed += 1
@@ -165,8 +160,8 @@ def check_colours(qemu_command, iso, scratch, log_dir, say):
     return passed, failed
 
 
-def check_no_screen(qemu_command, iso, qemu_args, log_path, say):
-    mon = monitor_check.Monitor(qemu_command(iso, qemu_args), log_path)
+def check_no_screen(qemu_command, iso, qemu_args, scratch, log_path, say):
+    mon = monitor_check.Monitor(qemu_command(iso, qemu_args, False, scratch), log_path)
     try:
         if re.search(r"memmap: no framebuffer \(.*\): the screen map is off", mon.boot_log):
             return 1, 0
@@ -186,7 +181,7 @@ def check_screen(qemu_command, make_iso, kernel, log_dir, say=print):
         for name, args in [("microvm", ["-machine", "microvm", "-m", "256M", "-smp", "2"]),
                            ("vga-none", MACHINE + ["-vga", "none"])]:
             try:
-                p, f = check_no_screen(qemu_command, iso, args,
+                p, f = check_no_screen(qemu_command, iso, args, scratch,
                                        os.path.join(log_dir, "screen-off-%s.log" % name), say)
             except monitor_check.MonitorGone as e:
                 say("FAIL no screen (%s): %s" % (name, e))
