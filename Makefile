@@ -7,7 +7,7 @@
 #                        build/pictures/NAME.png (tools/picture.py); docs/pictures/ gets a copy
 #   make test            host tests, then the in-kernel tests on the QEMU matrix
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
-#   make test-monitor    bad input at the monitor prompt, and the docs' transcripts
+#   make test-monitor    bad input at the monitor prompt, the docs' transcripts, the golden pictures
 #   make bench           the benchmarks, as a table (two CPUs unless QEMU_ARGS says -smp), and
 #                        tests/bench/figures.txt, which the docs' figures are checked against
 #   make torture         the allocator torture test: every allocator on every CPU, every checker,

@@ -10,6 +10,7 @@
  * test (make torture), "replay" replays the allocation traces GRUB brought
  * as modules (make replay), and otherwise the monitor starts.
  */
+#include "kernel/ansi.h"
 #include "kernel/cmdline.h"
 #include "kernel/lockdep.h"
 #include "kernel/kallsyms.h"
@@ -79,7 +80,6 @@ static void numa_cpus_init(void)
 }
 
 extern const char _end[];
-#define LOAD_PHYS	0x100000UL	/* where linker.ld places the image */
 
 /*
  * Tell memblock what RAM there is (whole pages of the "usable" ranges) and
@@ -250,6 +250,9 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 		pr_info("loglevel=%lu: the console shows levels 0..%lu from here on; "
 			"dmesg keeps all\n", loglevel, loglevel);
 	console_set_level(loglevel);
+	ansi_color_init(cmdline_get_bool("color", true));
+	if (!ansi_color_enabled())
+		pr_info("color=off: the monitor prints no colour; its pictures are plain text\n");
 	memblock_setup();
 	acpi_init();
 	srat_parse(numa_memory_range);

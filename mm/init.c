@@ -62,13 +62,25 @@ static phys_addr_t buddy_table_page(gfp_t gfp)
 	if (!addr)
 		return 0;
 	__atomic_add_fetch(&nr_kernel_pagetable_pages, 1, __ATOMIC_RELAXED);
+	page_set(virt_to_page((void *)addr), PG_table);	/* ours until freed */
 	return __pa((void *)addr);
 }
 
 static void buddy_free_table_page(phys_addr_t page)
 {
 	__atomic_sub_fetch(&nr_kernel_pagetable_pages, 1, __ATOMIC_RELAXED);
+	page_clear(pfn_to_page(page >> PAGE_SHIFT), PG_table);
 	free_page((unsigned long)__va(page));
+}
+
+/*
+ * The tables built from memblock are reserved pages; PG_table tells the
+ * page snapshot (mm/page_snapshot.c) what they are, as on the buddy's.
+ */
+static void mark_boot_table(phys_addr_t table, void *arg)
+{
+	(void)arg;
+	page_set(pfn_to_page(table >> PAGE_SHIFT), PG_table);
 }
 
 /* Back the part of vmemmap that describes frames [start_pfn, end_pfn). */
@@ -158,5 +170,6 @@ void mm_init(void)
 	/* Before mm_core_init(): the zones' per-CPU lists come from alloc_percpu(). */
 	setup_per_cpu_areas(memblock_percpu_area);
 	mm_core_init();
+	for_each_kernel_table(mark_boot_table, NULL);
 	pgtable_set_allocator(buddy_table_page, buddy_free_table_page);
 }

@@ -87,6 +87,7 @@ enum pageflags {
 	PG_large_kmalloc, /* first page of a kmalloc() too large for the caches */
 	PG_movable,	/* order 0, its owner can move it: private is its movable_operations */
 	PG_isolated,	/* a movable page taken off its owner's list for migration */
+	PG_table,	/* a page of the kernel page tables (Linux's PageTable()) */
 	__NR_PAGEFLAGS	/* at most PAGE_INDEX_SHIFT: the index comes next */
 };
 
@@ -128,6 +129,7 @@ static inline void page_clear(struct page *page, enum pageflags bit)
 #define PageHead(p)		page_test(p, PG_head)
 #define PageMovable(p)		page_test(p, PG_movable)
 #define PageIsolated(p)		page_test(p, PG_isolated)
+#define PageTable(p)		page_test(p, PG_table)
 
 /* @page's index in its compound block: 0 for the head and for a page in none. */
 static inline unsigned long compound_index(const struct page *page)

@@ -60,6 +60,11 @@ struct page_snapshot {
 	struct kmem_cache *caches[PAGE_SNAPSHOT_MAX_CACHES];
 };
 
+/*
+ * Takes the zone locks and the vmalloc area lock: task context only, never
+ * from an interrupt handler (the tick may interrupt a holder).  A view that
+ * redraws while a long command runs does it from monitor_interrupted().
+ */
 int page_snapshot_take(struct page_snapshot *snap, unsigned long start_pfn,
 		       unsigned long nr_pages, struct page_cell *cells);
 

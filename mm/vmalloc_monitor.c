@@ -3,7 +3,9 @@
  *
  *   vmallocinfo          every area, as Linux's /proc/vmallocinfo, and the
  *                        lazily freed ones waiting for the next purge
- *   vmallocmap           a picture of the used part of the space
+ *   vmallocmap           a picture of the used part of the space (with colour
+ *                        on, '#' in the colour of vmalloc's frames in
+ *                        `memmap picture`, '.' in free's)
  *   vmalloc SIZE [node N]   allocate and hold an area (see 'vheld')
  *   vfree ADDR           free an area 'vmalloc' gave; an address it freed
  *                        already is freed again on purpose, to show the report
@@ -14,6 +16,8 @@
 #include "mm/vmalloc.h"
 #include "mm/vmap_area.h"
 #include "mm/vmstat.h"
+#include "mm/page_snapshot.h"
+#include "kernel/ansi.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -118,6 +122,38 @@ static void draw_area(const struct vmap_area *va, bool lazy, void *arg)
 	}
 }
 
+#define TERMINAL_COLOR	(~0U)	/* the terminal's own: never an 0xRRGGBB */
+
+/* A cell's colour: vmalloc's and free's of `memmap picture`; 'g', 'L': no page. */
+static u32 cell_rgb(char c)
+{
+	if (c == '#')
+		return page_state_style[PAGE_STATE_VMALLOC].rgb;
+	if (c == '.')
+		return page_state_style[PAGE_STATE_FREE].rgb;
+	return TERMINAL_COLOR;
+}
+
+/* The same line as in plain text, each run of cells in its colour. */
+static void print_cells_color(const struct picture *pic)
+{
+	u32 now = TERMINAL_COLOR;
+
+	printk("%#lx |", pic->start);
+	for (int i = 0; i < MAP_COLUMNS; i++) {
+		u32 rgb = cell_rgb(pic->cells[i]);
+
+		if (rgb != now && rgb == TERMINAL_COLOR)
+			ansi_reset();
+		else if (rgb != now)
+			ansi_fg(rgb);
+		now = rgb;
+		printk(KERN_CONT "%c", pic->cells[i]);
+	}
+	ansi_reset();
+	printk(KERN_CONT "| %#lx\n", pic->end);
+}
+
 static int cmd_vmallocmap(int argc, char **argv)
 {
 	struct picture pic = { .start = VMALLOC_START, .end = VMALLOC_START };
@@ -133,7 +169,10 @@ static int cmd_vmallocmap(int argc, char **argv)
 	memset(pic.cells, '.', MAP_COLUMNS);
 	pic.cells[MAP_COLUMNS] = '\0';
 	vmalloc_for_each_area(draw_area, &pic);
-	printk("%#lx |%s| %#lx\n", pic.start, pic.cells, pic.end);
+	if (ansi_color_enabled())
+		print_cells_color(&pic);
+	else
+		printk("%#lx |%s| %#lx\n", pic.start, pic.cells, pic.end);
 	printk("one cell = %lu KiB; # in use, g a guard page, L freed (waiting for the purge), "
 	       ". free; the rest of the 32 TiB space is free\n",
 	       (pic.end - pic.start) / MAP_COLUMNS / 1024);

@@ -3,7 +3,8 @@
  *
  *   vmstat      every event counter, summed over CPUs (Linux's /proc/vmstat),
  *               and the numa_* counters summed over the nodes as well
- *   buddyinfo   free blocks per order per zone (Linux's /proc/buddyinfo)
+ *   buddyinfo   free blocks per order per zone (Linux's /proc/buddyinfo); with
+ *               colour on, each count in its order's shade of `memmap picture`
  *   zoneinfo    each zone's span, watermarks, reserves and free pages
  *   meminfo     RAM, free, reserved and what the struct pages cost
  *   pagetypeinfo  free blocks per order and migratetype, pageblocks per type
@@ -14,6 +15,8 @@
 #include "mm/vmstat.h"
 #include "mm/compaction.h"
 #include "mm/internal.h"
+#include "mm/page_snapshot.h"
+#include "kernel/ansi.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
@@ -185,6 +188,24 @@ static int cmd_vmstat(int argc, char **argv)
 }
 MONITOR_COMMAND(vmstat, "", "event counters of the memory allocators", cmd_vmstat);
 
+/*
+ * One count of free blocks of @order; with colour on (kernel/ansi.h), a
+ * count that is not 0 is in the shade `memmap picture` gives such blocks.
+ */
+static void print_free_blocks(unsigned long nr, unsigned int order)
+{
+	struct page_cell cell = { .state = PAGE_STATE_FREE, .order = (u8)order };
+
+	if (!nr || !ansi_color_enabled()) {
+		printk(KERN_CONT " %6lu", nr);
+		return;
+	}
+	printk(KERN_CONT " ");
+	ansi_fg(page_cell_rgb(&cell));
+	printk(KERN_CONT "%6lu", nr);
+	ansi_reset();
+}
+
 /** show_buddyinfo - print free blocks per order per zone, as Linux's /proc/buddyinfo */
 void show_buddyinfo(void)
 {
@@ -204,7 +225,7 @@ void show_buddyinfo(void)
 	for_each_populated_zone(zone) {
 		printk("Node %d, zone %8s", zone->node, zone->name);
 		for (int o = 0; o <= MAX_PAGE_ORDER; o++)
-			printk(KERN_CONT " %6lu", READ_ONCE(zone->free_area[o].nr_free));
+			print_free_blocks(READ_ONCE(zone->free_area[o].nr_free), o);
 		printk(KERN_CONT "\n");
 	}
 }

@@ -19,6 +19,10 @@ them; `make test-monitor` runs only them):
                So the docs show what a student really sees, up to the figures.
   UEFI         `make run UEFI=1` on q35 boots through OVMF to the prompt, and
                `poweroff` there ends QEMU.
+  golden       The colour picture of `memmap picture` (tests/monitor/*.golden)
+               printed again, escape sequences and all, by the command the
+               golden file names; compared as colours, not bytes: see
+               canonical_picture().
 
 Each input and each transcript counts as one test in `make test`'s total.
 """
@@ -324,4 +328,143 @@ def check_transcripts(docs, log_dir, say=print, tree=ROOT):
             say("%s - %s: %s" % ("not ok" if problem else "ok", name, command))
             if problem:
                 say("      " + problem)
+    return passed, failed
+
+
+# ---------------------------------------------------------------- golden pictures
+
+GOLDEN_DIR = os.path.join(ROOT, "tests", "monitor")
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+HALF_BLOCK = "\u2580"
+RAMP = "free blocks by order:"
+
+
+def golden_files():
+    return sorted(os.path.join(GOLDEN_DIR, f) for f in os.listdir(GOLDEN_DIR)
+                  if f.endswith(".golden"))
+
+
+def read_golden(path):
+    """(the command its "# $ " line names, the picture's lines with ESC for each \e)."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().rstrip("\n").split("\n")
+    command = next(l[4:] for l in lines if l.startswith("# $ "))
+    return command, [l.replace("\\e", "\x1b") for l in lines if not l.startswith("#")]
+
+
+def run_picture(command, timeout=180, tree=ROOT):
+    """The reply of @command's first monitor command, escape sequences kept."""
+    done = subprocess.run(["sh", "-c", command], cwd=tree, env=student_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    lines = done.stdout.decode("utf-8", "replace").replace("\r", "").split("\n")
+    first = next((i for i, l in enumerate(lines) if l.startswith(PROMPT)), len(lines))
+    end = next((i for i in range(first + 1, len(lines)) if lines[i].startswith(PROMPT)),
+               len(lines))
+    return [l.rstrip() for l in lines[first + 1:end]]
+
+
+MAP_LINE = re.compile(r"^\s*[0-9a-f]+ \x1b\[")
+
+
+def sgr_parts(line):
+    """@line as [(fg, bg, text)]: each piece of text with the colours it is printed in
+    (None: the terminal's own); an SGR other than 0, 38;2 and 48;2 is kept as text."""
+    out, fg, bg = [], None, None
+    for k, part in enumerate(SGR.split(line)):
+        params = part.split(";")
+        if not k % 2:
+            out.append((fg, bg, part))
+        elif params in (["0"], [""]):
+            fg = bg = None
+        elif params[:2] in (["38", "2"], ["48", "2"]) and len(params) == 5:
+            rgb = "#%02x%02x%02x" % tuple(int(p) for p in params[2:])
+            fg, bg = (rgb, bg) if params[0] == "38" else (fg, rgb)
+        else:
+            out.append((fg, bg, "\\e[%sm" % part))
+    return out, (fg, bg) != (None, None)
+
+
+def map_pixels(line, name):
+    """The pixels of a map line in frame order: the upper halves' row, then the lower's."""
+    upper, lower = [], []
+    for fg, bg, text in sgr_parts(line)[0]:
+        n = text.count(HALF_BLOCK)
+        upper += [name(fg)] * n
+        lower += [name(bg)] * n
+    return upper + lower
+
+
+def legend_line(line):
+    """A line that is not the map: its text (numbers as '#'), each swatch's colours."""
+    out = []
+    for fg, bg, text in sgr_parts(line)[0]:
+        for piece in re.split("(%s+)" % HALF_BLOCK, text):
+            if piece.startswith(HALF_BLOCK):
+                out.append(("swatch", fg, bg))
+            elif piece.strip():
+                out.append(("text", normalise(piece)))
+    return tuple(out)
+
+
+def canonical_picture(lines):
+    """What a picture shows, not where its rows break: each block of map lines is the
+    colours of its frames in frame order, a run of equal colours counting once and
+    every shade of free (the ramp line's) being "free"; every other line is its text
+    and swatches.  Returns [(canonical, the first line it comes from)] and the numbers
+    of the lines left coloured at their end."""
+    ramp = next((l for l in lines if RAMP in l), "")
+    free_shades = {fg for fg, _, text in sgr_parts(ramp)[0] if HALF_BLOCK in text}
+    name = lambda rgb: "free" if rgb in free_shades else rgb
+    out, coloured, runs = [], [], None
+    for k, line in enumerate(lines):
+        if sgr_parts(line)[1]:
+            coloured.append(k)
+        if not MAP_LINE.match(line):
+            out.append((legend_line(line), line))
+            runs = None
+            continue
+        if runs is None:
+            runs = []
+            out.append((runs, line))
+        for pixel in map_pixels(line, name):
+            if not runs or runs[-1] != pixel:
+                runs.append(pixel)
+    return out, coloured
+
+
+def visible(line):
+    return line.replace("\x1b", "\\e")
+
+
+def compare_picture(expected, actual):
+    """None if @actual shows what @expected does (canonical_picture()), else what differs."""
+    want, _ = canonical_picture(expected)
+    got, coloured = canonical_picture(actual)
+    if coloured:
+        return "line %d is not reset to the terminal's colours (ESC[0m) at its end: %r" \
+            % (coloured[0] + 1, visible(actual[coloured[0]]))
+    for k, ((w, wline), (g, gline)) in enumerate(zip(want, got)):
+        if w != g:
+            return "picture part %d, from:\n      golden:  %r\n      output:  %r\n" \
+                "      (golden: %s;\n       output: %s)" \
+                % (k + 1, visible(wline), visible(gline), w, g)
+    if len(want) != len(got):
+        return "the golden has %d parts (map blocks and other lines), the output %d" \
+            % (len(want), len(got))
+    return None
+
+
+def check_golden(log_dir, say=print, tree=ROOT):
+    """Draw each golden picture again and compare; return (passed, failed)."""
+    passed = failed = 0
+    for path in golden_files():
+        command, expected = read_golden(path)
+        actual = run_picture(command, tree=tree)
+        with open(os.path.join(log_dir, "golden-%s.log" % os.path.basename(path)), "w") as log:
+            log.write("# %s\n%s\n" % (command, "\n".join(visible(l) for l in actual)))
+        problem = compare_picture(expected, actual)
+        passed, failed = passed + (problem is None), failed + (problem is not None)
+        say("%s - %s: %s" % ("not ok" if problem else "ok", os.path.relpath(path, tree), command))
+        if problem:
+            say("      " + problem)
     return passed, failed

@@ -36,7 +36,8 @@ as its last line where it runs tests):
   test      run the in-kernel suites once (make test-qemu)
   selftest  prove the runner catches failing, crashing and hanging tests
   bench     run the benchmarks and print their table (make bench)
-  monitor   bad input at the monitor prompt, the docs' transcripts, make run UEFI=1
+  monitor   bad input at the monitor prompt, the docs' transcripts, the golden pictures,
+            make run UEFI=1
             (tests/monitor_check.py; make test-monitor)
   torture   the allocator torture test (make torture; tests/torture/)
   replay    replay allocation traces (make replay; tests/replay/)
@@ -1488,7 +1489,8 @@ def print_check(what, problems):
 
 
 def monitor_checks(kernel, matrix):
-    """Bad input at the prompt, the docs' transcripts, make run UEFI=1, the lists in the docs: (passed, failed)."""
+    """Bad input at the prompt, the docs' transcripts, the golden pictures, make run UEFI=1,
+    the lists in the docs: (passed, failed)."""
     with tempfile.TemporaryDirectory(prefix="kmem-monitor-") as scratch:
         iso = os.path.join(scratch, "kmem.iso")
         make_iso(kernel, "", iso)
@@ -1501,6 +1503,8 @@ def monitor_checks(kernel, matrix):
           % (os.path.relpath(BAD_INPUTS, ROOT), passed, failed, time.monotonic() - start),
           flush=True)
     p, f = monitor_check.check_transcripts(DOCS, LOG_DIR, say=lambda l: print("  " + l))
+    passed, failed = passed + p, failed + f
+    p, f = monitor_check.check_golden(LOG_DIR, say=lambda l: print("  " + l))
     passed, failed = passed + p, failed + f
     p, f = screen_check.check_screen(qemu_command, make_iso, kernel, LOG_DIR,
                                      say=lambda l: print("  " + l))

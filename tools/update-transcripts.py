@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """tools/update-transcripts.py [DOC...] - rewrite the docs' monitor transcripts.
+tools/update-transcripts.py --golden [FILE...] - rewrite the golden pictures.
 
 README.md and docs/smp.md show real `printf '...' | make run` sessions, and
 `make test` checks that a fresh run still prints them (numbers aside; see
@@ -7,6 +8,10 @@ tests/monitor_check.py).  When a command's output changes on purpose, this
 runs each session again and writes its output into the doc, keeping every
 `...` the doc had: the lines between the line before and the line after an
 elision are elided again.  Read the diff before committing it.
+
+With --golden it draws each tests/monitor/*.golden picture again with the
+command the file names ("# $ ..."), and writes the reply under the file's
+comment lines, each ESC as \e (tests/monitor_check.py, check_golden()).
 """
 import os
 import sys
@@ -54,6 +59,20 @@ def update(doc):
         f.write("\n".join(lines))
 
 
+def update_golden(path):
+    command, _ = monitor_check.read_golden(path)
+    with open(path, encoding="utf-8") as f:
+        comments = [l for l in f.read().split("\n") if l.startswith("#")]
+    picture = [monitor_check.visible(l) for l in monitor_check.run_picture(command)]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(comments + picture) + "\n")
+    print("%s: %s" % (os.path.relpath(path, ROOT), command))
+
+
 if __name__ == "__main__":
-    for d in sys.argv[1:] or DEFAULT_DOCS:
-        update(d)
+    if sys.argv[1:2] == ["--golden"]:
+        for g in sys.argv[2:] or monitor_check.golden_files():
+            update_golden(g)
+    else:
+        for d in sys.argv[1:] or DEFAULT_DOCS:
+            update(d)

@@ -10,6 +10,8 @@
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"
 #include "kernel/monitor.h"
+#include "mm/memmap_picture.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define TAG_END			0
@@ -261,12 +263,10 @@ const char *memory_type_name(u32 type)
 	}
 }
 
-static int cmd_memmap(int argc, char **argv)
+static void show_memmap(void)
 {
 	u64 total[6] = { 0 };
 
-	(void)argc;
-	(void)argv;
 	printk("memory map from %s (%s):\n", boot_info.bootloader[0] ? boot_info.bootloader : "GRUB",
 	       boot_info.mmap_from_efi ? "EFI memory map" : "multiboot2 memory map");
 	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
@@ -282,7 +282,19 @@ static int cmd_memmap(int argc, char **argv)
 			printk("  %-10s %8llu KiB\n", memory_type_name(t),
 			       (unsigned long long)(total[t] >> 10));
 	}
+}
+
+static int cmd_memmap(int argc, char **argv)
+{
+	struct monitor_args args = MONITOR_ARGS(argc, argv);
+
+	if (monitor_take_word(&args, "picture"))
+		return memmap_picture(&args);
+	if (monitor_args_end(&args))
+		return -EINVAL;
+	show_memmap();
 	return 0;
 }
-MONITOR_COMMAND(memmap, "", "the memory map GRUB gave, range by range and summed by type",
+MONITOR_COMMAND(memmap, "[picture [plain] [ADDR SIZE]]",
+		"the memory map GRUB gave, by range and type; picture: every page frame, drawn",
 		cmd_memmap);

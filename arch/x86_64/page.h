@@ -22,6 +22,7 @@
 
 #define PAGE_OFFSET	0xffff888000000000UL
 #define KERNEL_VMA	0xffffffff80000000UL
+#define LOAD_PHYS	0x100000UL	/* where linker.ld places the image (.boot first) */
 #define VMALLOC_START	0xffffc90000000000UL
 #define VMALLOC_END	0xffffe8ffffffffffUL
 #define VMEMMAP_START	0xffffea0000000000UL	/* struct page array, as Linux */

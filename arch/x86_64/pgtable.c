@@ -384,6 +384,37 @@ void walk_kernel_range(unsigned long start, unsigned long end, walk_fn fn, void 
 	walk_table(current_top(), 4, 0xffff000000000000UL, start, end, fn, arg);
 }
 
+/* for_each_kernel_table()'s steps: @table at @level, then the tables below it. */
+static void visit_tables(u64 *table, unsigned int level, void (*fn)(phys_addr_t, void *), void *arg)
+{
+	fn(__pa(table), arg);
+	if (level == 1)
+		return;
+	for (unsigned int i = 0; i < PTRS_PER_TABLE; i++) {
+		u64 e = READ_ONCE(table[i]);
+
+		if ((e & (_PAGE_PRESENT | _PAGE_PSE)) == _PAGE_PRESENT)
+			visit_tables(__va(e & PTE_PFN_MASK), level - 1, fn, arg);
+	}
+}
+
+/**
+ * for_each_kernel_table - call @fn with the physical address of every page of
+ * the kernel page tables, the top one first
+ * @fn: called once per table page
+ * @arg: passed to @fn
+ *
+ * mm/init.c marks the tables built before the buddy allocator (PG_table);
+ * the page snapshot's test counts them.  No lock: a 4 KiB-page table that
+ * vmalloc unhooks meanwhile (kernel_pte_table_detach()) could be followed
+ * after it is freed, so the caller makes sure no huge vmalloc mapping is
+ * being made.  Context: boot, or a test on a quiet machine.
+ */
+void for_each_kernel_table(void (*fn)(phys_addr_t table, void *arg), void *arg)
+{
+	visit_tables(current_top(), 4, fn, arg);
+}
+
 /** kernel_page_mapped - is there a present mapping for @va? */
 bool kernel_page_mapped(unsigned long va)
 {

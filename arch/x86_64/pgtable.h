@@ -95,6 +95,7 @@ void kernel_pte_table_free(phys_addr_t table);
 bool kernel_page_mapped(unsigned long va);
 typedef void (*walk_fn)(unsigned long va, u64 entry, unsigned int level, void *arg);
 void walk_kernel_range(unsigned long start, unsigned long end, walk_fn fn, void *arg);
+void for_each_kernel_table(void (*fn)(phys_addr_t table, void *arg), void *arg);
 
 void *memremap(phys_addr_t phys, size_t size);
 void *ioremap(phys_addr_t phys, size_t size);
