@@ -127,7 +127,7 @@ def check_cell(screen, dump, where, want_state, colours):
 
 def known_frames(screen):
     """(`screen` argument, state) of the frames the colours check looks at."""
-    frames = [("100", "kernel"), ("a0", "hole")]
+    frames = [("100", "kernel image"), ("a0", "hole")]
     m = re.search(r"pfn 0x([0-9a-f]+)", "\n".join(screen.command("alloc 0")))
     frames.append((m.group(1), "allocated"))
     m = re.search(r" at ([0-9a-f]{16})", "\n".join(screen.command("vmalloc 16384")))
