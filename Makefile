@@ -1,7 +1,10 @@
 # Makefile - build the kernel, its bootable ISO, and run it in QEMU.
 #
 #   make                 build/kernel.elf and build/kmem.iso
-#   make run             boot it with the serial console on this terminal (UEFI=1: OVMF)
+#   make run             boot it with the serial console on this terminal (UEFI=1: OVMF;
+#                        GUI=1: and QEMU's window, with the map of memory on the screen)
+#   make picture         boot a scripted scenario and save the screen map after each step as
+#                        build/pictures/NAME.png (tools/picture.py); docs/pictures/ gets a copy
 #   make test            host tests, then the in-kernel tests on the QEMU matrix
 #   make test-qemu       the in-kernel tests once, under QEMU_ARGS (and UEFI=1)
 #   make test-monitor    bad input at the monitor prompt, the docs' transcripts, the golden pictures
@@ -85,7 +88,9 @@ SELFTEST_C := $(wildcard tests/kunit/*.c tests/selftest/*.c tests/bench/*.c test
 	tests/replay/*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
-CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM))
+# The text panel's font (lib/font.h), made from a Debian font at build time.
+FONT_PSF := /usr/share/consolefonts/Lat15-VGA16.psf.gz
+CORE_OBJS := $(call obj,$(CORE_C) $(CORE_ASM)) $(BUILD)/font8x16.o
 KERNEL_OBJS := $(CORE_OBJS) $(call obj,$(TEST_C)) $(EXTRA_OBJS)
 SELFTEST_OBJS := $(CORE_OBJS) $(call obj,$(SELFTEST_C))
 
@@ -164,7 +169,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf
 
 .SECONDARY:
-.PHONY: FORCE all iso run debug console test test-host test-qemu test-selftest test-monitor bench torture replay clean deps \
+.PHONY: FORCE all iso run picture debug console test test-host test-qemu test-selftest test-monitor bench torture replay clean deps \
 	kasan-kernels kcsan-kernels \
 	bench-linux trace-linux compile_commands.json grade handout test-labs mutants
 all: $(KERNEL) $(ISO)
@@ -214,6 +219,11 @@ $(BUILD)/%.kallsyms.c: $(BUILD)/%.pass1.elf tools/gen-kallsyms.sh
 	@$(if $(Q),echo "  KSYMS   $@")
 	$(Q)$(NM) -n $< | sh tools/gen-kallsyms.sh > $@
 
+$(BUILD)/font8x16.c: tools/gen-font.py | deps
+	@mkdir -p $(BUILD)
+	@$(if $(Q),echo "  FONT    $@")
+	$(Q)$(PYTHON) tools/gen-font.py $(FONT_PSF) > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/%.o: $(BUILD)/%.c
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
@@ -255,7 +265,10 @@ $(RUN_ISO): $(KERNEL) iso/grub.cfg FORCE | deps
 RUN_MACHINE = $(if $(filter -m,$(QEMU_ARGS)),,-m $(MEM)) $(if $(filter -smp,$(QEMU_ARGS)),,-smp $(SMP))
 # -nographic in QEMU_ARGS already puts the serial port and QEMU's monitor on the terminal;
 # a -serial ...stdio there puts the serial port (QEMU refuses two claims on stdio).
-RUN_CONSOLE = $(if $(filter -nographic,$(QEMU_ARGS)),,-display none $(if $(findstring stdio,$(QEMU_ARGS)),,-serial mon:stdio))
+# GUI=1: QEMU's window shows the screen map (mm/memmap_screen.c); the serial port stays here.
+GUI ?= 0
+RUN_CONSOLE = $(strip $(if $(filter -nographic,$(QEMU_ARGS)),,$(if $(filter 1,$(GUI)),,-display none) $\
+	$(if $(findstring stdio,$(QEMU_ARGS)),,-serial mon:stdio)))
 
 # The ISO as a CD-ROM; on -machine microvm, which has no CD drive, as a virtio disk.
 # UEFI=1 adds OVMF's two flash drives (its variable store copied into $(BUILD)).
@@ -269,6 +282,10 @@ run: deps $(RUN_ISO)
 	@$(BOOT_MEDIUM) >/dev/null
 	qemu-system-x86_64 $(strip $(RUN_MACHINE)) $(RUN_BOOT) \
 		$(RUN_CONSOLE) -no-reboot $(QEMU_ARGS)
+
+# The scenario's screens as PNGs (tools/picture.py): build/pictures/, copied to docs/pictures/.
+picture: deps $(KERNEL)
+	$(PYTHON) tools/picture.py --kernel $(KERNEL)
 
 # The serial port goes to a socket that `make console` connects to from another terminal
 # (gdb has this one), and to build/debug-serial.log.

@@ -1,9 +1,13 @@
 ; boot/header.asm - the multiboot2 header GRUB looks for.
 ;
 ; GRUB scans the first 32 KiB of the image for this header.  Besides the magic
-; and checksum we ask for nothing special: GRUB always hands over the memory
-; map, the ACPI RSDP and the command line as tags, and we want the plain
-; 32-bit protected-mode entry on both BIOS and UEFI (no EFI boot services).
+; and checksum we ask for little: GRUB always hands over the memory map, the
+; ACPI RSDP and the command line as tags, and we want the plain 32-bit
+; protected-mode entry on both BIOS and UEFI (no EFI boot services).  We ask
+; for a 1024x768 32-bit linear framebuffer, for the map of memory drawn on
+; the screen (mm/memmap_screen.c); the request is optional, so a machine
+; without a display (-machine microvm, -vga none) boots all the same and the
+; kernel finds no framebuffer tag.  Multiboot2 specification, section 3.1.10.
 
 MB2_MAGIC	equ 0xe85250d6
 MB2_ARCH_I386	equ 0
@@ -24,6 +28,13 @@ mb2_header:
 	dd 1			; command line
 	dd 14			; ACPI old RSDP (GRUB gives 15, the new one, when it has it)
 	dd 0			; padding to 8 bytes
+	; framebuffer tag: width, height, depth; flags bit 0: optional
+	align 8
+	dw 5, 1
+	dd 20
+	dd 1024
+	dd 768
+	dd 32
 	; end tag
 	align 8
 	dw 0, 0

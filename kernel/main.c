@@ -21,6 +21,7 @@
 #include "kernel/smp.h"
 #include "mm/fault_inject.h"
 #include "mm/memblock.h"
+#include "mm/memmap_screen.h"
 #include "mm/mmzone.h"
 #include "mm/page_alloc.h"
 #include "mm/slab_internal.h"
@@ -282,5 +283,6 @@ __no_sanitize_address void kmain(u32 magic, u32 info)
 		run_torture();
 	if (cmdline_has("replay"))
 		run_replay();
+	memmap_screen_init();
 	monitor_run();
 }

@@ -19,6 +19,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/workqueue.h"
+#include "mm/memmap_screen.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/setjmp.h"
@@ -481,7 +482,7 @@ int monitor_execute(char *line)
 	if (!*cmd->usage && monitor_args_end(&args))
 		return -EINVAL;
 	interrupted = false;
-	return cmd->fn(argc, argv);
+	return memmap_screen_run(cmd->fn, argc, argv);
 }
 
 /**

@@ -12,6 +12,7 @@
 #define EFAULT		14
 #define EBUSY		16
 #define EEXIST		17
+#define ENODEV		19
 #define EINVAL		22
 #define ENOSPC		28
 #define ERANGE		34

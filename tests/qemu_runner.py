@@ -65,6 +65,7 @@ import time
 
 import docs_check
 import monitor_check
+import screen_check
 
 EXIT_TESTS_DONE = (0x10 << 1) | 1
 EXIT_PANIC = (0x11 << 1) | 1
@@ -1504,6 +1505,9 @@ def monitor_checks(kernel, matrix):
     p, f = monitor_check.check_transcripts(DOCS, LOG_DIR, say=lambda l: print("  " + l))
     passed, failed = passed + p, failed + f
     p, f = monitor_check.check_golden(LOG_DIR, say=lambda l: print("  " + l))
+    passed, failed = passed + p, failed + f
+    p, f = screen_check.check_screen(qemu_command, make_iso, kernel, LOG_DIR,
+                                     say=lambda l: print("  " + l))
     passed, failed = passed + p, failed + f
     start = time.monotonic()
     p, f = monitor_check.check_run_uefi(os.path.join(LOG_DIR, "monitor-run-uefi.log"),

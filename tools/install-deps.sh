@@ -28,6 +28,7 @@ need xorriso xorriso
 need mformat mtools
 need /usr/share/OVMF/OVMF_CODE_4M.fd ovmf
 need /usr/share/seabios/bios-microvm.bin seabios	# -machine microvm (docs/testing.md)
+need /usr/share/consolefonts/Lat15-VGA16.psf.gz console-setup-linux	# the screen's font (lib/font.h)
 [ "$1" = clang ] && need clang clang
 if [ "$1" = bench-host ]; then
 	need valgrind valgrind

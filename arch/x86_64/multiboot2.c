@@ -19,6 +19,7 @@
 #define TAG_BOOTLOADER		2
 #define TAG_MODULE		3
 #define TAG_MMAP		6
+#define TAG_FRAMEBUFFER		8
 #define TAG_ACPI_OLD		14
 #define TAG_ACPI_NEW		15
 #define TAG_EFI_MMAP		17
@@ -147,6 +148,37 @@ static void parse_module(const struct mb2_tag *tag)
 		m->name[0] = '\0';
 }
 
+/*
+ * The framebuffer info tag: u64 address, u32 pitch, width, height, u8 bpp,
+ * u8 type, u16 reserved, then for type 1 (RGB) the position and size of
+ * red, green and blue, a u8 each.  Only 32-bit pixels with 8-bit fields are
+ * kept: that is what the drawing code writes; anything else (EGA text, an
+ * indexed palette, 16 or 24 bits) is recorded as no framebuffer.
+ */
+static void parse_framebuffer(const struct mb2_tag *tag)
+{
+	const u8 *b = (const u8 *)tag;
+	struct boot_framebuffer *fb = &boot_info.fb;
+	u64 addr;
+
+	boot_info.fb_tag = true;
+	if (tag->size < 32)
+		return;
+	memcpy(&addr, b + 8, sizeof(addr));
+	memcpy(&fb->pitch, b + 16, sizeof(u32));
+	memcpy(&fb->width, b + 20, sizeof(u32));
+	memcpy(&fb->height, b + 24, sizeof(u32));
+	fb->bpp = b[28];
+	fb->type = b[29];
+	if (fb->type != 1 || fb->bpp != 32 || tag->size < 38)
+		return;
+	fb->red_pos = b[32];
+	fb->green_pos = b[34];
+	fb->blue_pos = b[36];
+	if (b[33] == 8 && b[35] == 8 && b[37] == 8)
+		fb->addr = addr;
+}
+
 static void parse_tag(const struct mb2_tag *tag, const struct mb2_tag **efi_mmap)
 {
 	const u32 *words = (const u32 *)tag;
@@ -166,6 +198,9 @@ static void parse_tag(const struct mb2_tag *tag, const struct mb2_tag **efi_mmap
 		break;
 	case TAG_EFI_MMAP:
 		*efi_mmap = tag;
+		break;
+	case TAG_FRAMEBUFFER:
+		parse_framebuffer(tag);
 		break;
 	case TAG_ACPI_OLD:
 	case TAG_ACPI_NEW:

@@ -6,7 +6,8 @@
  * the BIOS e820 tag, or converted from the EFI map when that is all there
  * is), the ACPI RSDP, and where the tags and modules themselves lie so that
  * memblock can reserve them, with each module's string (what follows the file
- * on GRUB's module2 line: the trace replayer finds its traces by it).
+ * on GRUB's module2 line: the trace replayer finds its traces by it), and the
+ * framebuffer GRUB set up, if it set one up.
  */
 #ifndef ARCH_X86_64_MULTIBOOT2_H
 #define ARCH_X86_64_MULTIBOOT2_H
@@ -38,6 +39,25 @@ struct boot_module {
 	char name[BOOT_MODULE_NAME_MAX];	/* GRUB's string: module2's words after the file */
 };
 
+/**
+ * struct boot_framebuffer - the linear framebuffer GRUB set (tag 8)
+ * @addr: its physical address; 0: none, or not one this kernel draws on
+ * @pitch: bytes from one line to the next
+ * @width: pixels per line
+ * @height: lines
+ * @bpp: bits per pixel (always 32 when @addr is set)
+ * @type: the tag's framebuffer_type (1: RGB direct colour; 2: EGA text)
+ * @red_pos: bit position of red in a pixel
+ * @green_pos: of green
+ * @blue_pos: of blue (each field 8 bits wide when @addr is set)
+ */
+struct boot_framebuffer {
+	phys_addr_t addr;
+	u32 pitch, width, height;
+	u8 bpp, type;
+	u8 red_pos, green_pos, blue_pos;
+};
+
 struct boot_info {
 	char cmdline[512];
 	char bootloader[64];
@@ -49,6 +69,8 @@ struct boot_info {
 	phys_addr_t info_start, info_end;	/* the tags themselves */
 	u8 rsdp[36];				/* copy of the ACPI RSDP */
 	unsigned int rsdp_len;			/* 0: GRUB gave none */
+	struct boot_framebuffer fb;		/* fb.addr 0: no framebuffer */
+	bool fb_tag;				/* GRUB gave a framebuffer tag (maybe unusable) */
 };
 
 extern struct boot_info boot_info;

@@ -6,6 +6,8 @@
  * from the first line of kmain to the last line of an oops.  QEMU connects
  * COM1 to a file, a pipe or the terminal (-serial), which is how the test
  * runner reads KTAP and how `printf 'help\n' | make run` types commands.
+ * A mirror (the screen's text panel, mm/memmap_screen.c) may be given
+ * every byte sent, after it is sent.
  */
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/io.h"
@@ -23,6 +25,8 @@
 #define LCR_8N1		0x03
 #define MCR_DTR_RTS	0x03
 #define MCR_LOOP	0x10
+
+static void (*serial_mirror)(char c);
 
 /** serial_init - program COM1 for 115200 baud, 8N1, no interrupts */
 void serial_init(void)
@@ -42,11 +46,15 @@ void serial_init(void)
 /** serial_putc - send one byte, waiting for room; '\n' becomes "\r\n" */
 void serial_putc(char c)
 {
+	void (*mirror)(char c) = READ_ONCE(serial_mirror);
+
 	if (c == '\n')
 		serial_putc('\r');
 	while (!(inb(COM1 + UART_LSR) & LSR_THR_EMPTY))
 		;
 	outb(COM1 + UART_DATA, (u8)c);
+	if (mirror)
+		mirror(c);
 }
 
 /** serial_write - send @len bytes of @s */
@@ -72,6 +80,17 @@ char serial_getc(void)
 	while ((c = serial_getc_nowait()) < 0)
 		__asm__ __volatile__("pause");
 	return (char)c;
+}
+
+/**
+ * serial_set_mirror - hand every byte sent from now on to @fn as well
+ *
+ * @fn runs wherever serial_putc() does: with printk's lock held, with
+ * interrupts off, in an NMI.  Context: once, at boot.
+ */
+void serial_set_mirror(void (*fn)(char c))
+{
+	WRITE_ONCE(serial_mirror, fn);
 }
 
 /**

@@ -10,5 +10,6 @@ void serial_write(const char *s, size_t len);
 int serial_getc_nowait(void);
 char serial_getc(void);
 void serial_set_loopback(bool on);
+void serial_set_mirror(void (*fn)(char c));
 
 #endif

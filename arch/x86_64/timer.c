@@ -31,6 +31,7 @@
 #include "arch/x86_64/io.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "mm/memmap_screen.h"
 
 #define PIT_HZ			1193182
 #define PIT_CH0			0x40
@@ -254,4 +255,5 @@ void timer_tick(void)
 		jiffies++;
 	if (hook)
 		hook();
+	memmap_screen_tick();
 }
