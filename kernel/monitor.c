@@ -73,6 +73,44 @@ bool monitor_interrupted(void)
 	return interrupted;
 }
 
+/* The next byte typed: what monitor_interrupted() kept first; -1 if none yet. */
+static int take_char_nowait(void)
+{
+	int c;
+
+	if (!typeahead_len)
+		return serial_getc_nowait();
+	c = (unsigned char)typeahead[typeahead_head];
+	typeahead_head = (typeahead_head + 1) % sizeof(typeahead);
+	typeahead_len--;
+	return c;
+}
+
+/**
+ * monitor_wait_for_enter - wait until the user presses Enter (or Ctrl-C)
+ *
+ * For a command that stops at points the user should look at (`kvdemo
+ * ... step`, while the screen map shows the state).  Bytes before the
+ * Enter are dropped.  Unlike the prompt it runs no deferred work meanwhile,
+ * so a story's kswapd and kcompactd runs happen where they would without the
+ * stop.  A Ctrl-C ends the wait too, and monitor_interrupted() reports it.
+ *
+ * Context: the monitor's command, on the boot CPU.
+ */
+void monitor_wait_for_enter(void)
+{
+	int c;
+
+	for (;;) {
+		while ((c = take_char_nowait()) < 0)
+			cpu_relax();
+		if (c == CTRL_C)
+			interrupted = true;
+		if (c == '\r' || c == '\n' || c == CTRL_C)
+			return;
+	}
+}
+
 /**
  * monitor_idle - one turn of the prompt's wait for a key: the boot CPU's idle loop
  *
@@ -95,15 +133,9 @@ static char next_char(void)
 {
 	int c;
 
-	if (!typeahead_len) {
-		while ((c = serial_getc_nowait()) < 0)
-			monitor_idle();
-		return (char)c;
-	}
-	c = typeahead[typeahead_head];
-	typeahead_head = (typeahead_head + 1) % sizeof(typeahead);
-	typeahead_len--;
-	return c;
+	while ((c = take_char_nowait()) < 0)
+		monitor_idle();
+	return (char)c;
 }
 
 enum line_status { LINE_OK, LINE_TOO_LONG, LINE_CANCELLED };

@@ -111,6 +111,7 @@ void monitor_held_forget(struct monitor_held *h, int slot);
 bool monitor_held_was_freed(const struct monitor_held *h, const void *p);
 
 bool monitor_interrupted(void);
+void monitor_wait_for_enter(void);
 
 void monitor_run(void);
 int monitor_execute(char *line);

@@ -45,6 +45,7 @@
  * the numbers.  docs/kvmalloc.md shows and explains a real run.
  */
 #include "mm/kvdemo.h"
+#include "mm/memmap_screen.h"
 #include "mm/compaction.h"
 #include "mm/internal.h"
 #include "mm/migrate.h"
@@ -764,6 +765,23 @@ static void print_table(const struct kvdemo_result *r)
 	ROW("order-3 block free", "s", r[i].order3_free_after ? "yes" : "no");
 }
 
+static bool stepping;	/* kvdemo ... step: stop at each state of the story */
+
+/*
+ * With `step`, stop at a state of the story: redraw the screen map
+ * (mm/memmap_screen.c: `make run GUI=1` shows it; make picture saves it)
+ * and wait for Enter.  kswapd and kcompactd have been flushed at each stop,
+ * so the story goes on exactly as it would without stopping.
+ */
+static void step(const char *state)
+{
+	if (!stepping)
+		return;
+	memmap_screen_redraw();
+	printk("kvdemo: stopped at %s; press Enter to go on\n", state);
+	monitor_wait_for_enter();
+}
+
 /* One run from the state, rebuilt first (not for the warm-up), then kswapd and kcompactd. */
 static int run_one(struct kvdemo *d, enum kvmalloc_policy policy, bool rebuild,
 		   struct kvdemo_result *r)
@@ -792,6 +810,10 @@ static int run_policies(struct kvdemo *d, struct kvdemo_result *r)
 	for (int i = 0; i < NR_KVMALLOC_POLICIES; i++) {
 		if (run_one(d, i, true, &r[i]))
 			return -ENOMEM;
+		if (i == KVMALLOC_NORETRY)
+			step("the state after kvmalloc() (noretry)");
+		else if (i == KVMALLOC_NAIVE)
+			step("the state after the naive run");
 	}
 	return 0;
 }
@@ -816,6 +838,7 @@ static int unmovable_story(struct kvdemo_result *r)
 	       "   holds %lu single pages.  Free memory now:\n", d.nr_kept, d.nr_victim_blocks,
 	       d.nr_cache);
 	show_buddyinfo();
+	step("the hard state");
 
 	printk("\n2. kvmalloc(32 KiB, GFP_KERNEL) from that state, under each policy (the\n"
 	       "   state is rebuilt before each run; the naive run wakes the OOM killer,\n"
@@ -886,6 +909,7 @@ static int movable_story(const struct kvdemo_result *u)
 	       "   moves pages into them.  Free memory now:\n", d.nr_kept,
 	       KVDEMO_TARGET_PAGEBLOCKS);
 	show_buddyinfo();
+	step("the hard state, movable");
 	printk("   kvmalloc(32 KiB, GFP_KERNEL) under each policy, as in part 2:\n");
 	if (run_policies(&d, r)) {
 		kvdemo_teardown(&d);
@@ -910,8 +934,14 @@ static int cmd_kvdemo(int argc, char **argv)
 	static struct kvdemo_result unmovable[NR_KVMALLOC_POLICIES];
 	int story = -1, err = 0;
 
-	if (monitor_opt_keyword(&args, "STORY", kvdemo_stories, &story) ||
-	    monitor_args_end(&args))
+	/* "kvdemo step" and "kvdemo movable step" both stop at each state */
+	stepping = monitor_take_word(&args, "step");
+	if (!stepping) {
+		if (monitor_opt_keyword(&args, "STORY", kvdemo_stories, &story))
+			return -EINVAL;
+		stepping = monitor_take_word(&args, "step");
+	}
+	if (monitor_args_end(&args))
 		return -EINVAL;
 	printk("kvdemo: kmalloc() then vmalloc(), done naively and done right "
 	       "(the seeds' story: the 2010 RFC and 2017 LWN article in docs/kvmalloc.md)\n\n");
@@ -927,7 +957,7 @@ static int cmd_kvdemo(int argc, char **argv)
 	}
 	return movable_story(story == 1 ? NULL : unmovable);
 }
-MONITOR_COMMAND(kvdemo, "[unmovable|movable]",
+MONITOR_COMMAND(kvdemo, "[unmovable|movable] [step]",
 		"kmalloc-then-vmalloc done naively and right (the 2010 RFC and 2017 LWN story); "
 		"with movable pages, compaction's part"
 		LABS_NEEDED, cmd_kvdemo);

@@ -5,16 +5,16 @@ Boots the kernel on a 256 MiB 2-CPU pc, types a scenario at the monitor
 through the serial port and, after each step, saves the screen (the map of
 mm/memmap_screen.c) with QEMU's `screendump` as build/pictures/NAME.png, then
 copies them to docs/pictures/.  A step is a monitor command and the picture
-is taken at its prompt; the kvdemo steps are taken while kvdemo runs, when
-a line of its output says a state is built: the machine is paused (QEMU's
-`stop`), so the picture is the map's last live redraw (at most a quarter
-of a second old, mm/memmap_screen.c), then resumed.
+is taken at its prompt; the kvdemo pictures are taken while `kvdemo
+unmovable step` waits at each state of its story (it redraws the map, says
+where it stopped and waits for Enter).
 
     tools/picture.py --kernel build/kernel.elf [--out build/pictures] [--docs docs/pictures]
 """
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -26,16 +26,21 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import qemu_runner  # noqa: E402
 import screen_check  # noqa: E402
 
-# (picture, commands ("a; b": one after the other), the output line to take it at;
-# None: at the last command's prompt)
+# (picture, commands ("a; b": one after the other), the line to take it at).
+# No picture: the commands only.  No line: at the last command's prompt.  A
+# line: `kvdemo ... step` stopped at a state of its story and redrew the
+# screen; the picture is taken and Enter sent to go on.
 SCENARIO = [
-    ("fresh", "", None),
+    ("fresh", None, None),
     ("frag", "frag 512", None),
-    ("kvdemo-fragmented", "kvdemo unmovable", "2. kvmalloc(32 KiB"),
-    ("kvdemo-after-runs", None, "   noretry (Linux"),
+    (None, "free all", None),
+    ("kvdemo-hard-state", "kvdemo unmovable step", "kvdemo: stopped at the hard state"),
+    ("kvdemo-after-kvmalloc", None, "kvdemo: stopped at the state after kvmalloc"),
+    ("kvdemo-after-naive", None, "kvdemo: stopped at the state after the naive run"),
     ("balloon-frag", "balloon inflate 16384; balloon frag", None),
     ("balloon-compacted", "compact_memory", None),
 ]
+PICTURES = [name for name, _, _ in SCENARIO if name]
 
 
 def take(screen, scratch, out, name):
@@ -46,14 +51,19 @@ def take(screen, scratch, out, name):
     print("picture: %s (%dx%d)" % (os.path.relpath(png, ROOT), w, h), flush=True)
 
 
-def paused_take(screen, scratch, out, name, marker):
-    screen.read_until(r"\n" + marker.replace("(", r"\(").replace(".", r"\."), 600)
-    time.sleep(0.3)
-    screen.qemu.sendall(b"stop\n")
-    screen._qemu_reply()
-    take(screen, scratch, out, name)
-    screen.qemu.sendall(b"cont\n")
-    screen._qemu_reply()
+def step(screen, scratch, out, name, command, line):
+    """One entry of SCENARIO."""
+    if line:
+        if command:
+            screen.type(command + "\n")
+        screen.read_until(re.escape(line), 600)
+        take(screen, scratch, out, name)
+        screen.type("\n")
+        return
+    for c in command.split("; ") if command else []:
+        screen.command(c, timeout=600)
+    if name:
+        take(screen, scratch, out, name)
 
 
 def run(kernel, out, docs):
@@ -64,23 +74,15 @@ def run(kernel, out, docs):
         screen = screen_check.Screen(qemu_runner.qemu_command, iso, screen_check.MACHINE,
                                      scratch, os.path.join(out, "picture.log"))
         try:
-            for name, command, marker in SCENARIO:
-                if command and marker:
-                    screen.type(command + "\n")
-                elif command:
-                    for c in command.split("; "):
-                        screen.command(c, timeout=600)
-                if marker:
-                    paused_take(screen, scratch, out, name, marker)
-                else:
-                    take(screen, scratch, out, name)
-                if name == "kvdemo-after-runs":
-                    screen.read_until_prompt(600)
+            for k, (name, command, line) in enumerate(SCENARIO):
+                step(screen, scratch, out, name, command, line)
+                if line and not (k + 1 < len(SCENARIO) and SCENARIO[k + 1][2]):
+                    screen.read_until_prompt(600)   # the story's end
         finally:
             screen.close()
     if docs:
         os.makedirs(docs, exist_ok=True)
-        for name, _, _ in SCENARIO:
+        for name in PICTURES:
             shutil.copy(os.path.join(out, name + ".png"), docs)
 
 
@@ -92,7 +94,7 @@ def main():
     a = p.parse_args()
     start = time.monotonic()
     run(a.kernel, a.out, a.docs)
-    print("picture: %d pictures in %.0f s" % (len(SCENARIO), time.monotonic() - start))
+    print("picture: %d pictures in %.0f s" % (len(PICTURES), time.monotonic() - start))
 
 
 main()
