@@ -67,7 +67,9 @@ TESTS ?= *
 BENCH ?= *
 QEMU_ARGS ?=
 UEFI ?= 0
-SMP ?= 1
+# GUI=1 boots two CPUs unless SMP says otherwise: the second redraws the screen map
+# while a command runs (mm/memmap_screen.c); with one, the map changes after each command.
+SMP ?= $(if $(filter 1,$(GUI)),2,1)
 MEM ?= 256M
 CMDLINE ?=
 TIMEOUT ?= 300

@@ -81,7 +81,7 @@
 struct section {
 	unsigned long start_pfn, end_pfn;	/* whole tiles */
 	const struct zone *zone;		/* NULL: a collapsed hole */
-	unsigned long first_cell;		/* its first frame's index in cells[] */
+	unsigned long first_cell;		/* its first frame's index, counting frames of zones */
 	u32 y;					/* the top of its label */
 };
 
@@ -91,7 +91,7 @@ struct layout {
 	u32 tile_w, tile_h, tiles_per_row;
 	unsigned int nr_sections;
 	struct section sections[MAX_SECTIONS];
-	unsigned long nr_frames;		/* frames of the zone sections, cells[]'s length */
+	unsigned long nr_frames;		/* frames of the zone sections */
 	u32 height;
 };
 
@@ -100,11 +100,19 @@ static bool screen_on;
 static struct layout map;
 static u32 map_x, map_y, map_w, map_h, legend_x, panel_y, panel_cols;
 
-/* map_lock: the snapshot, drawn[] and the legend's counts */
+/*
+ * map_lock: the snapshot, drawn[] and the legend's counts.  A redraw takes
+ * snapshots of CHUNK_FRAMES frames at a time into chunk[], and drawn[]
+ * keeps one byte per cell, what it shows (cell_code()): so the map's
+ * memory is bounded by the screen's size, not by RAM's, and comes from the
+ * page allocator (out of the vmalloc space the monitor's examples show).
+ */
+#define CHUNK_FRAMES	4096UL		/* a multiple of 2^MAX_SHIFT: 16 KiB of cells */
+#define DRAWN_NONE	0xff		/* drawn[] before the first redraw */
 static DEFINE_SPINLOCK(map_lock);
 static struct page_snapshot snap;
-static struct page_cell *cells;		/* one per frame of the zone sections */
-static u32 *drawn;			/* one per cell: its colour on the screen */
+static struct page_cell *chunk;		/* CHUNK_FRAMES cells */
+static u8 *drawn;			/* one per cell: its cell_code() on the screen */
 static unsigned long counts[NR_PAGE_STATES], drawn_counts[NR_PAGE_STATES];
 
 /* the live redraw */
@@ -298,25 +306,45 @@ static void draw_legend_line(unsigned int state)
 	draw_text(legend_x + 16, y, text, TEXT, BACKGROUND);
 }
 
-/* Draw the cells of section @s whose colour changed; map_lock held. */
-static void draw_section(const struct section *s)
+/* What a cell shows, in a byte: its state, or for a free one its block's order too. */
+static u8 cell_code(const struct page_cell *c)
+{
+	return c->state == PAGE_STATE_FREE ? (u8)(NR_PAGE_STATES + c->order) : c->state;
+}
+
+static struct page_cell code_cell(u8 code)
+{
+	if (code >= NR_PAGE_STATES)
+		return (struct page_cell){ .state = PAGE_STATE_FREE, .order = code - NR_PAGE_STATES };
+	return (struct page_cell){ .state = code };
+}
+
+/* The index in drawn[] of the cell of @pfn, in zone section @s. */
+static unsigned long cell_index(const struct section *s, unsigned long pfn)
+{
+	return (s->first_cell + (pfn - s->start_pfn)) >> map.shift;
+}
+
+/* Draw the cells of chunk[] (@n frames from @pfn, in section @s) that changed; map_lock held. */
+static void draw_chunk(const struct section *s, unsigned long pfn, unsigned long n)
 {
 	unsigned long frames = 1UL << map.shift;
 	u32 x, y;
 
-	for (unsigned long pfn = s->start_pfn; pfn < s->end_pfn; pfn += frames) {
-		unsigned long i = s->first_cell + (pfn - s->start_pfn);
-		u32 rgb = page_cell_rgb(cell_summary(&cells[i]));
+	for (unsigned long off = 0; off < n; off += frames) {
+		unsigned long i = cell_index(s, pfn + off);
+		u8 code = cell_code(cell_summary(&chunk[off]));
+		struct page_cell shown = code_cell(code);
 
-		if (drawn[i >> map.shift] == rgb)
+		if (drawn[i] == code)
 			continue;
-		drawn[i >> map.shift] = rgb;
-		cell_xy(s, pfn, &x, &y);
-		fb_fillrect(&fb, x, y, map.cell_px, map.cell_px, rgb);
+		drawn[i] = code;
+		cell_xy(s, pfn + off, &x, &y);
+		fb_fillrect(&fb, x, y, map.cell_px, map.cell_px, page_cell_rgb(&shown));
 	}
 }
 
-/* Snapshot every section and draw what changed; map_lock held. */
+/* Snapshot every section, a chunk at a time, and draw what changed; map_lock held. */
 static void redraw_locked(void)
 {
 	memset(counts, 0, sizeof(counts));
@@ -327,11 +355,14 @@ static void redraw_locked(void)
 			counts[PAGE_STATE_HOLE] += s->end_pfn - s->start_pfn;
 			continue;
 		}
-		page_snapshot_take(&snap, s->start_pfn, s->end_pfn - s->start_pfn,
-				   cells + s->first_cell);
-		for (unsigned int st = 0; st < NR_PAGE_STATES; st++)
-			counts[st] += snap.count[st];
-		draw_section(s);
+		for (unsigned long pfn = s->start_pfn; pfn < s->end_pfn; pfn += CHUNK_FRAMES) {
+			unsigned long n = min(CHUNK_FRAMES, s->end_pfn - pfn);
+
+			page_snapshot_take(&snap, pfn, n, chunk);
+			for (unsigned int st = 0; st < NR_PAGE_STATES; st++)
+				counts[st] += snap.count[st];
+			draw_chunk(s, pfn, n);
+		}
 	}
 	for (unsigned int st = 0; st < NR_PAGE_STATES; st++) {
 		if (counts[st] != drawn_counts[st]) {
@@ -482,15 +513,23 @@ static void panel_putc(char c)
 
 static int screen_buffers(void)
 {
-	cells = vmalloc(map.nr_frames * sizeof(*cells));
-	drawn = vmalloc((map.nr_frames >> map.shift) * sizeof(*drawn));
-	if (!cells || !drawn) {
-		vfree(cells);
-		vfree(drawn);
+	unsigned long nr_cells = map.nr_frames >> map.shift;
+	unsigned int drawn_order = get_order(nr_cells);
+	unsigned int chunk_order = get_order(CHUNK_FRAMES * sizeof(*chunk));
+	struct page *d = alloc_pages(GFP_KERNEL | __GFP_NOWARN, drawn_order);
+	struct page *c = alloc_pages(GFP_KERNEL | __GFP_NOWARN, chunk_order);
+
+	if (!d || !c) {
+		if (d)
+			__free_pages(d, drawn_order);
+		if (c)
+			__free_pages(c, chunk_order);
 		return -ENOMEM;
 	}
-	/* no colour is ~0: the first redraw draws every cell */
-	memset(drawn, 0xff, (map.nr_frames >> map.shift) * sizeof(*drawn));
+	drawn = page_address(d);
+	chunk = page_address(c);
+	/* the first redraw draws every cell, and every count */
+	memset(drawn, DRAWN_NONE, nr_cells);
 	memset(drawn_counts, 0xff, sizeof(drawn_counts));
 	return 0;
 }
@@ -573,8 +612,7 @@ static const struct section *pfn_section(unsigned long pfn)
 static int screen_show_pfn(unsigned long pfn)
 {
 	const struct section *s = pfn_section(pfn);
-	const struct page_cell *c;
-	unsigned long first;
+	struct page_cell c;
 	u32 x, y, rgb;
 
 	if (!s || !s->zone) {
@@ -583,13 +621,13 @@ static int screen_show_pfn(unsigned long pfn)
 		return 0;
 	}
 	spin_lock(&map_lock);
-	first = s->first_cell + ALIGN_DOWN(pfn - s->start_pfn, 1UL << map.shift);
-	c = cell_summary(&cells[first]);
-	rgb = page_cell_rgb(c);
+	redraw_locked();	/* what the cell shows now */
+	c = code_cell(drawn[cell_index(s, pfn)]);
+	rgb = page_cell_rgb(&c);
 	cell_xy(s, pfn, &x, &y);
 	spin_unlock(&map_lock);
 	printk("screen: pfn %#lx: cell at x %u y %u, %u px, colour #%06x: %s\n", pfn, x, y,
-	       map.cell_px, rgb, page_state_style[c->state].name);
+	       map.cell_px, rgb, page_state_style[c.state].name);
 	return 0;
 }
 
