@@ -40,7 +40,6 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/workqueue.h"
-#include "mm/vmalloc.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ptrace.h"
 #include "arch/x86_64/restart.h"
@@ -83,7 +82,11 @@ struct slab_stress {
 	unsigned long started, ops_done, done;
 };
 
-/* one per CPU, from vzalloc() in the suite's init: 100 KiB the image leaves to the 6 MiB machine */
+/*
+ * One per CPU, from kzalloc() in the suite's init (a large kmalloc: the
+ * slab lab's handouts have no vmalloc): 100 KiB the image leaves to the
+ * 6 MiB machine.
+ */
 static struct slab_stress *stress;
 static struct kmem_cache *own;
 static unsigned long go, ops_per_cpu, nr_ops_done;
@@ -267,11 +270,11 @@ static struct {
 static int smp_slab_init(struct kunit *test)
 {
 	(void)test;
-	stress = vzalloc(NR_CPUS * sizeof(*stress));
+	stress = kzalloc(NR_CPUS * sizeof(*stress), GFP_KERNEL);
 	own = kmem_cache_create("smp_slab_test", OWN_SIZE, 0, 0, NULL);
 	if (!stress || !own) {
 		kmem_cache_destroy(own);
-		vfree(stress);
+		kfree(stress);
 		own = NULL;
 		return -1;
 	}
@@ -312,7 +315,7 @@ static void smp_slab_exit(struct kunit *test)
 	kmem_cache_destroy(own);
 	KUNIT_EXPECT_EQ(test, count_substr(log_since(sctx.pos), "BUG"), 0);
 	own = NULL;
-	vfree(stress);
+	kfree(stress);
 }
 
 static void all_cpus_allocate_and_free_at_once(struct kunit *test)
