@@ -4,7 +4,7 @@
 ; and checksum we ask for little: GRUB always hands over the memory map, the
 ; ACPI RSDP and the command line as tags, and we want the plain 32-bit
 ; protected-mode entry on both BIOS and UEFI (no EFI boot services).  We ask
-; for a 1024x768 32-bit linear framebuffer, for the map of memory drawn on
+; for a 1920x1080 32-bit linear framebuffer, for the map of memory drawn on
 ; the screen (mm/memmap_screen.c); the request is optional, so a machine
 ; without a display (-machine microvm, -vga none) boots all the same and the
 ; kernel finds no framebuffer tag.  Multiboot2 specification, section 3.1.10.
@@ -32,8 +32,8 @@ mb2_header:
 	align 8
 	dw 5, 1
 	dd 20
-	dd 1024
-	dd 768
+	dd 1920
+	dd 1080
 	dd 32
 	; end tag
 	align 8
