@@ -113,6 +113,7 @@ static DEFINE_SPINLOCK(map_lock);
 static struct page_snapshot snap;
 static struct page_cell *chunk;		/* CHUNK_FRAMES cells */
 static u8 *drawn;			/* one per cell: its cell_code() on the screen */
+static u8 *drawn_type;			/* one per tile: the migratetype its edge shows */
 static unsigned long counts[NR_PAGE_STATES], drawn_counts[NR_PAGE_STATES];
 
 /* the live redraw */
@@ -278,6 +279,12 @@ static void draw_section_label(const struct section *s)
 	draw_text(map_x + 8, y, text, s->zone ? TEXT : LINE, BACKGROUND);
 }
 
+/* Where the legend of pageblock types starts, under the states'. */
+static u32 legend_types_y(void)
+{
+	return map_y + (NR_PAGE_STATES + 2) * FB_GLYPH_HEIGHT;
+}
+
 static void draw_frame(void)
 {
 	char text[128];
@@ -290,8 +297,16 @@ static void draw_frame(void)
 	for (unsigned int i = 0; i < map.nr_sections; i++)
 		draw_section_label(&map.sections[i]);
 	draw_text(legend_x, map_y, "state          frames", TEXT, BACKGROUND);
+	draw_text(legend_x, legend_types_y(), "pageblock (top, left edge)", TEXT, BACKGROUND);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+		u32 y = legend_types_y() + (u32)(mt + 1) * FB_GLYPH_HEIGHT;
+
+		fb_fillrect(&fb, legend_x, y + 3, 10, 2, migratetype_style[mt].rgb);
+		fb_fillrect(&fb, legend_x, y + 3, 2, 10, migratetype_style[mt].rgb);
+		draw_text(legend_x + 16, y, migratetype_style[mt].name, TEXT, BACKGROUND);
+	}
 	if (map.shift)
-		draw_text(legend_x, map_y + (NR_PAGE_STATES + 2) * FB_GLYPH_HEIGHT,
+		draw_text(legend_x, legend_types_y() + (MIGRATE_TYPES + 2) * FB_GLYPH_HEIGHT,
 			  "a cell: its busiest frame", TEXT, BACKGROUND);
 	fb_fillrect(&fb, 0, panel_y - 2, fb.width, 1, LINE);
 }
@@ -325,6 +340,25 @@ static unsigned long cell_index(const struct section *s, unsigned long pfn)
 	return (s->first_cell + (pfn - s->start_pfn)) >> map.shift;
 }
 
+/*
+ * A tile's pageblock type, as its top and left edges (the gap above and
+ * left of its cells) in migratetype_style[]'s colour; in the summarised
+ * view, the type of the tile's first pageblock.
+ */
+static void draw_tile_edge(const struct section *s, unsigned long pfn, u8 mt)
+{
+	unsigned long tile = cell_index(s, pfn) / pageblock_nr_pages;
+	u32 x, y, rgb;
+
+	if (drawn_type[tile] == mt)
+		return;
+	drawn_type[tile] = mt;
+	rgb = mt < MIGRATE_TYPES ? migratetype_style[mt].rgb : BACKGROUND;
+	cell_xy(s, pfn, &x, &y);
+	fb_fillrect(&fb, x - 1, y - 1, map.tile_w, 1, rgb);
+	fb_fillrect(&fb, x - 1, y - 1, 1, map.tile_h, rgb);
+}
+
 /* Draw the cells of chunk[] (@n frames from @pfn, in section @s) that changed; map_lock held. */
 static void draw_chunk(const struct section *s, unsigned long pfn, unsigned long n)
 {
@@ -332,6 +366,8 @@ static void draw_chunk(const struct section *s, unsigned long pfn, unsigned long
 	u32 x, y;
 
 	for (unsigned long off = 0; off < n; off += frames) {
+		if (!((pfn + off - s->start_pfn) % (pageblock_nr_pages << map.shift)))
+			draw_tile_edge(s, pfn + off, chunk[off].migratetype);
 		unsigned long i = cell_index(s, pfn + off);
 		u8 code = cell_code(cell_summary(&chunk[off]));
 		struct page_cell shown = code_cell(code);
@@ -514,7 +550,8 @@ static void panel_putc(char c)
 static int screen_buffers(void)
 {
 	unsigned long nr_cells = map.nr_frames >> map.shift;
-	unsigned int drawn_order = get_order(nr_cells);
+	unsigned long nr_tiles = nr_cells / pageblock_nr_pages;
+	unsigned int drawn_order = get_order(nr_cells + nr_tiles);
 	unsigned int chunk_order = get_order(CHUNK_FRAMES * sizeof(*chunk));
 	struct page *d = alloc_pages(GFP_KERNEL | __GFP_NOWARN, drawn_order);
 	struct page *c = alloc_pages(GFP_KERNEL | __GFP_NOWARN, chunk_order);
@@ -529,7 +566,8 @@ static int screen_buffers(void)
 	drawn = page_address(d);
 	chunk = page_address(c);
 	/* the first redraw draws every cell, and every count */
-	memset(drawn, DRAWN_NONE, nr_cells);
+	drawn_type = drawn + nr_cells;
+	memset(drawn, DRAWN_NONE, nr_cells + nr_tiles);
 	memset(drawn_counts, 0xff, sizeof(drawn_counts));
 	return 0;
 }

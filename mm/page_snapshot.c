@@ -54,6 +54,18 @@ const struct page_state_style page_state_style[NR_PAGE_STATES] = {
 	[PAGE_STATE_ALLOCATED]		= { "allocated",	0xe03c3c, 'A' },
 };
 
+/*
+ * Pageblock types: movable, the default of a fresh machine, in a quiet
+ * grey, so that what grouping by mobility keeps apart stands out.
+ */
+const struct page_state_style migratetype_style[MIGRATE_TYPES] = {
+	[MIGRATE_UNMOVABLE]	= { "unmovable",	0xff5030, 'U' },
+	[MIGRATE_MOVABLE]	= { "movable",		0x505868, 'M' },
+	[MIGRATE_RECLAIMABLE]	= { "reclaimable",	0x40a0ff, 'R' },
+	[MIGRATE_HIGHATOMIC]	= { "highatomic",	0xff40ff, 'H' },
+	[MIGRATE_ISOLATE]	= { "isolate",		0xffffff, 'I' },
+};
+
 /**
  * page_cell_rgb - the colour a view paints @cell
  * @cell: one frame of a snapshot

@@ -85,6 +85,9 @@ struct page_state_style {
 
 extern const struct page_state_style page_state_style[NR_PAGE_STATES];
 
+/* How the views mark a pageblock's migratetype (page_cell.migratetype). */
+extern const struct page_state_style migratetype_style[MIGRATE_TYPES];
+
 /* A free cell's colour: @rgb made brighter the larger its block's order. */
 u32 page_cell_rgb(const struct page_cell *cell);
 

@@ -34,11 +34,13 @@ SCENARIO = [
     ("fresh", None, None),
     ("frag", "frag 512", None),
     (None, "free all", None),
+    # before kvdemo, whose unmovable pages leave every pageblock unmovable
+    ("balloon-frag", "balloon inflate 16384; balloon frag", None),
+    ("balloon-compacted", "compact_memory", None),
+    (None, "balloon deflate 8192", None),
     ("kvdemo-hard-state", "kvdemo unmovable step", "kvdemo: stopped at the hard state"),
     ("kvdemo-after-kvmalloc", None, "kvdemo: stopped at the state after kvmalloc"),
     ("kvdemo-after-naive", None, "kvdemo: stopped at the state after the naive run"),
-    ("balloon-frag", "balloon inflate 16384; balloon frag", None),
-    ("balloon-compacted", "compact_memory", None),
 ]
 PICTURES = [name for name, _, _ in SCENARIO if name]
 
