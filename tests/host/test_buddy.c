@@ -20,6 +20,7 @@
 #include "mm/compaction.h"
 #include "mm/memblock.h"
 #include "mm/oom.h"
+#include "mm/page_snapshot.h"
 #include "mm/vmstat.h"
 #include "kernel/printk.h"
 
@@ -1731,6 +1732,105 @@ static const struct host_range model_ram[] = {
 	{ 4 * GiB + 6 * MiB, 6 * MiB, 1 },
 	{ 4 * GiB + 12 * MiB, 8 * MiB - 0x2000, 2 },
 };
+
+/*
+ * The page snapshot (mm/page_snapshot.c) on the model's machine, with holes
+ * inside zones, three nodes and four CPUs: after random allocations of
+ * every order and frees on every CPU, each held block reads as allocated
+ * with its order, the free cells of each zone and order are as many blocks
+ * as its free list holds, the per-CPU cells as many as the lists' counts,
+ * and the frames outside the RAM ranges are holes.  Under ASan, the scan
+ * that starts below a range, at an aligned frame, must read only frames
+ * that have a struct page.
+ */
+HOST_TEST(page_snapshot_agrees_with_the_free_lists)
+{
+	unsigned long nr = 0, pcp = 0, end;
+	struct page_snapshot *snap = malloc(sizeof(*snap));
+	struct page_cell *cells;
+	struct held h = { 0 };
+	struct zone *zone;
+
+	buddy_check_failures = 0;
+	host_rng_state = 0x5a95;
+	host_set_distances(3, three_node_slit);
+	host_machine_init(model_ram, ARRAY_SIZE(model_ram), host_default_reserved,
+			  host_default_nr_reserved, 4);
+	buddy_set_pcp_batch(8);
+	for (int i = 0; i < 3000; i++) {
+		unsigned int order = host_rng() % 4 ? 0 : host_rng() % (MAX_PAGE_ORDER + 1);
+		struct page *page;
+
+		host_set_cpu((unsigned int)(host_rng() % host_nr_cpus));
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | (host_rng() % 2 ? __GFP_COMP : 0),
+				   order);
+		if (page)
+			hold(&h, page, order);
+		if (h.n && host_rng() % 3 == 0) {	/* free a random one, on this CPU */
+			unsigned long k = host_rng() % h.n;
+
+			__free_pages(h.pages[k], h.orders[k]);
+			h.pages[k] = h.pages[--h.n];
+			h.orders[k] = h.orders[h.n];
+		}
+	}
+	end = page_snapshot_end_pfn();
+	cells = malloc(end * sizeof(*cells));
+	CHECK(page_snapshot_take(snap, 0, end, cells) == 0);
+
+	for (unsigned long k = 0; k < h.n; k++) {
+		unsigned long pfn = page_to_pfn(h.pages[k]);
+
+		for (unsigned long i = 0; i < 1UL << h.orders[k]; i++) {
+			CHECK(cells[pfn + i].state == PAGE_STATE_ALLOCATED);
+			CHECK(cells[pfn + i].order == h.orders[k]);
+		}
+	}
+	for_each_populated_zone(zone) {
+		unsigned long blocks[NR_PAGE_ORDERS] = { 0 };
+
+		for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone); pfn++) {
+			const struct page_cell *c = &cells[pfn];
+
+			if (c->state == PAGE_STATE_FREE && !(pfn & ((1UL << c->order) - 1)))
+				blocks[c->order]++;
+		}
+		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+			CHECK(blocks[o] == zone->free_area[o].nr_free);
+		for (unsigned int cpu = 0; cpu < host_nr_cpus; cpu++)
+			pcp += (unsigned long)per_cpu_ptr(zone->per_cpu_pageset, cpu)->count;
+	}
+	CHECK(pcp > 0 && snap->count[PAGE_STATE_PCP] == pcp);
+	for (unsigned int r = 0; r + 1 < ARRAY_SIZE(model_ram); r++) {
+		unsigned long gap = PFN_UP(model_ram[r].base + model_ram[r].size);
+
+		if (gap < PFN_DOWN(model_ram[r + 1].base) && gap < end) {
+			CHECK(cells[gap].state == PAGE_STATE_HOLE);
+			CHECK(cells[gap].migratetype == MIGRATE_TYPES);
+		}
+	}
+	for (int st = 0; st < NR_PAGE_STATES; st++)
+		nr += snap->count[st];
+	CHECK(nr == end);
+	/* a range that starts inside a block reads as the whole machine's cells */
+	for (unsigned long k = 0, done = 0; k < h.n && done < 20; k++) {
+		unsigned long start = page_to_pfn(h.pages[k]) + 1, n = min(3000UL, end - start);
+		struct page_cell *part;
+
+		if (h.orders[k] < 2)
+			continue;
+		done++;
+		part = malloc(n * sizeof(*part));
+		CHECK(page_snapshot_take(snap, start, n, part) == 0);
+		CHECK(!memcmp(part, cells + start, n * sizeof(*part)));
+		free(part);
+	}
+	CHECK(buddy_check_failures == 0);
+	host_set_cpu(0);
+	release_all(&h);
+	free(cells);
+	free(snap);
+}
 
 HOST_TEST(random_model_based_test)
 {
