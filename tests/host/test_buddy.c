@@ -1787,16 +1787,18 @@ HOST_TEST(page_snapshot_agrees_with_the_free_lists)
 		}
 	}
 	for_each_populated_zone(zone) {
-		unsigned long blocks[NR_PAGE_ORDERS] = { 0 };
+		unsigned long blocks[NR_PAGE_ORDERS] = { 0 }, free_cells = 0;
 
 		for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone); pfn++) {
 			const struct page_cell *c = &cells[pfn];
 
+			free_cells += c->state == PAGE_STATE_FREE;
 			if (c->state == PAGE_STATE_FREE && !(pfn & ((1UL << c->order) - 1)))
 				blocks[c->order]++;
 		}
 		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 			CHECK(blocks[o] == zone->free_area[o].nr_free);
+		CHECK(free_cells == zone->nr_free);
 		for (unsigned int cpu = 0; cpu < host_nr_cpus; cpu++)
 			pcp += (unsigned long)per_cpu_ptr(zone->per_cpu_pageset, cpu)->count;
 	}

@@ -114,10 +114,17 @@ static void expect_buddyinfo(struct kunit *test)
 	struct zone *zone;
 
 	for_each_populated_zone(zone) {
+		unsigned long free_cells = 0;
+
 		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 			KUNIT_EXPECT_EQ_MSG(test, cells_free_blocks(zone, o),
 					    zone->free_area[o].nr_free,
 					    "node %d %s order %u", zone->node, zone->name, o);
+		/* and every frame of those blocks reads as free */
+		for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone); pfn++)
+			free_cells += cell(pfn)->state == PAGE_STATE_FREE;
+		KUNIT_EXPECT_EQ_MSG(test, free_cells, zone->nr_free, "node %d %s", zone->node,
+				    zone->name);
 	}
 	KUNIT_EXPECT_EQ(test, snap.count[PAGE_STATE_PCP], nr_pcp_now());
 }
