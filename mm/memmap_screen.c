@@ -301,11 +301,13 @@ static void draw_frame(void)
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 		u32 y = legend_types_y() + (u32)(mt + 1) * FB_GLYPH_HEIGHT;
 
+		if (y + FB_GLYPH_HEIGHT > panel_y - 2)
+			break;	/* a small screen (640x480): the panel's */
 		fb_fillrect(&fb, legend_x, y + 3, 10, 2, migratetype_style[mt].rgb);
 		fb_fillrect(&fb, legend_x, y + 3, 2, 10, migratetype_style[mt].rgb);
 		draw_text(legend_x + 16, y, migratetype_style[mt].name, TEXT, BACKGROUND);
 	}
-	if (map.shift)
+	if (map.shift && legend_types_y() + (MIGRATE_TYPES + 3) * FB_GLYPH_HEIGHT <= panel_y - 2)
 		draw_text(legend_x, legend_types_y() + (MIGRATE_TYPES + 2) * FB_GLYPH_HEIGHT,
 			  "a cell: its busiest frame", TEXT, BACKGROUND);
 	fb_fillrect(&fb, 0, panel_y - 2, fb.width, 1, LINE);
@@ -591,7 +593,7 @@ static int screen_start(void)
 	if (!bf->addr) {
 		pr_info("memmap: no framebuffer (%s): the screen map is off\n",
 			!boot_info.fb_tag ? "GRUB gave none" :
-			"GRUB's mode is not 32-bit RGB");
+			"GRUB's mode is not direct colour of 16, 24 or 32 bits");
 		return -ENODEV;
 	}
 	if (bf->width < 640 || bf->height < 480) {

@@ -6,8 +6,8 @@
  * the graphics card's, outside RAM, so the direct map does not cover it:
  * fb_init() maps it with ioremap(), uncached as device memory is (a real
  * card would draw faster write-combined; QEMU does not care).  Everything
- * else is arithmetic on (x, y): the pixel at x, y is the u32 at
- * screen_base + y * pitch + x * 4.  Rectangles are clipped to the screen,
+ * else is arithmetic on (x, y): the pixel at x, y is the 2, 3 or 4 bytes
+ * at screen_base + y * pitch + x * bytes_pp, little-endian.  Rectangles are clipped to the screen,
  * so a caller's off-by-one draws less, never over memory that is not the
  * screen.
  */
@@ -33,23 +33,50 @@ int fb_init(struct fb_info *info, const struct boot_framebuffer *fb)
 	info->pitch = fb->pitch;
 	info->width = fb->width;
 	info->height = fb->height;
+	info->bytes_pp = DIV_ROUND_UP(fb->bpp, 8);
 	info->red_pos = fb->red_pos;
 	info->green_pos = fb->green_pos;
 	info->blue_pos = fb->blue_pos;
+	info->red_size = fb->red_size;
+	info->green_size = fb->green_size;
+	info->blue_size = fb->blue_size;
 	return 0;
+}
+
+/* One 8-bit channel of a colour, cut to the top @size bits, at bit @pos. */
+static u32 channel(u32 value, u8 size, u8 pos)
+{
+	return (value & 0xff) >> (8 - size) << pos;
 }
 
 /** fb_pixel - the framebuffer's pixel value for the colour 0xRRGGBB */
 u32 fb_pixel(const struct fb_info *info, u32 rgb)
 {
-	return ((rgb >> 16) & 0xff) << info->red_pos |
-	       ((rgb >> 8) & 0xff) << info->green_pos |
-	       (rgb & 0xff) << info->blue_pos;
+	return channel(rgb >> 16, info->red_size, info->red_pos) |
+	       channel(rgb >> 8, info->green_size, info->green_pos) |
+	       channel(rgb, info->blue_size, info->blue_pos);
 }
 
-static u32 *pixel_at(const struct fb_info *info, u32 x, u32 y)
+static u8 *pixel_at(const struct fb_info *info, u32 x, u32 y)
 {
-	return (u32 *)(info->screen_base + (size_t)y * info->pitch) + x;
+	return info->screen_base + (size_t)y * info->pitch + (size_t)x * info->bytes_pp;
+}
+
+/* Store pixel value @px at @p: 2, 3 or 4 bytes, little-endian. */
+static void put_pixel(const struct fb_info *info, u8 *p, u32 px)
+{
+	switch (info->bytes_pp) {
+	case 4:
+		*(u32 *)p = px;
+		break;
+	case 3:
+		p[0] = (u8)px;
+		p[1] = (u8)(px >> 8);
+		p[2] = (u8)(px >> 16);
+		break;
+	default:
+		*(u16 *)p = (u16)px;
+	}
 }
 
 /**
@@ -72,10 +99,10 @@ void fb_fillrect(const struct fb_info *info, u32 x, u32 y, u32 w, u32 h, u32 rgb
 	w = min(w, info->width - x);
 	h = min(h, info->height - y);
 	for (u32 j = 0; j < h; j++) {
-		u32 *p = pixel_at(info, x, y + j);
+		u8 *p = pixel_at(info, x, y + j);
 
-		for (u32 i = 0; i < w; i++)
-			p[i] = px;
+		for (u32 i = 0; i < w; i++, p += info->bytes_pp)
+			put_pixel(info, p, px);
 	}
 }
 
@@ -96,9 +123,9 @@ void fb_draw_glyph(const struct fb_info *info, u32 x, u32 y, const u8 *glyph,
 	if (x + FB_GLYPH_WIDTH > info->width || y + FB_GLYPH_HEIGHT > info->height)
 		return;
 	for (u32 j = 0; j < FB_GLYPH_HEIGHT; j++) {
-		u32 *p = pixel_at(info, x, y + j);
+		u8 *p = pixel_at(info, x, y + j);
 
-		for (u32 i = 0; i < FB_GLYPH_WIDTH; i++)
-			p[i] = glyph[j] & (0x80 >> i) ? fpx : bpx;
+		for (u32 i = 0; i < FB_GLYPH_WIDTH; i++, p += info->bytes_pp)
+			put_pixel(info, p, glyph[j] & (0x80 >> i) ? fpx : bpx);
 	}
 }

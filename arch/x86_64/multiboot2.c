@@ -151,9 +151,9 @@ static void parse_module(const struct mb2_tag *tag)
 /*
  * The framebuffer info tag: u64 address, u32 pitch, width, height, u8 bpp,
  * u8 type, u16 reserved, then for type 1 (RGB) the position and size of
- * red, green and blue, a u8 each.  Only 32-bit pixels with 8-bit fields are
- * kept: that is what the drawing code writes; anything else (EGA text, an
- * indexed palette, 16 or 24 bits) is recorded as no framebuffer.
+ * red, green and blue, a u8 each.  Direct colour of 16, 24 or 32 bits a
+ * pixel is kept (QEMU's standard VGA gives 32, -vga cirrus 16 or 24); EGA
+ * text and indexed palettes are recorded as no framebuffer.
  */
 static void parse_framebuffer(const struct mb2_tag *tag)
 {
@@ -170,12 +170,16 @@ static void parse_framebuffer(const struct mb2_tag *tag)
 	memcpy(&fb->height, b + 24, sizeof(u32));
 	fb->bpp = b[28];
 	fb->type = b[29];
-	if (fb->type != 1 || fb->bpp != 32 || tag->size < 38)
+	if (fb->type != 1 || (fb->bpp != 16 && fb->bpp != 24 && fb->bpp != 32) ||
+	    tag->size < 38)
 		return;
 	fb->red_pos = b[32];
+	fb->red_size = b[33];
 	fb->green_pos = b[34];
+	fb->green_size = b[35];
 	fb->blue_pos = b[36];
-	if (b[33] == 8 && b[35] == 8 && b[37] == 8)
+	fb->blue_size = b[37];
+	if (b[33] && b[33] <= 8 && b[35] && b[35] <= 8 && b[37] && b[37] <= 8)
 		fb->addr = addr;
 }
 

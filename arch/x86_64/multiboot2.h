@@ -45,17 +45,21 @@ struct boot_module {
  * @pitch: bytes from one line to the next
  * @width: pixels per line
  * @height: lines
- * @bpp: bits per pixel (always 32 when @addr is set)
+ * @bpp: bits per pixel (16, 24 or 32 when @addr is set)
  * @type: the tag's framebuffer_type (1: RGB direct colour; 2: EGA text)
  * @red_pos: bit position of red in a pixel
  * @green_pos: of green
- * @blue_pos: of blue (each field 8 bits wide when @addr is set)
+ * @blue_pos: of blue
+ * @red_size: bits of red (1 to 8 when @addr is set)
+ * @green_size: of green
+ * @blue_size: of blue
  */
 struct boot_framebuffer {
 	phys_addr_t addr;
 	u32 pitch, width, height;
 	u8 bpp, type;
 	u8 red_pos, green_pos, blue_pos;
+	u8 red_size, green_size, blue_size;
 };
 
 struct boot_info {
