@@ -220,6 +220,11 @@ static int try_layout(struct layout *l, u32 cell_px, u32 shift)
 	if (!l->tiles_per_row)
 		return -ENOSPC;
 	for_each_populated_zone(zone) {
+		unsigned long start = ALIGN_DOWN(zone->zone_start_pfn, pageblock_nr_pages << shift);
+
+		/* a gap between zones (the PCI hole below 4 GiB): one line, as in a zone */
+		if (prev_end && start > prev_end && add_section(l, prev_end, start, NULL))
+			return -ENOSPC;
 		if (add_zone(l, zone, &prev_end))
 			return -ENOSPC;
 	}
