@@ -5,7 +5,7 @@
  * every view of memory uses.  A row is PICTURE_WIDTH pixels; a pixel is one
  * frame, or 2^shift frames when the range would take more than
  * PICTURE_LINES lines at one (256 MiB: 8 frames, so a row is a pageblock).
- * A summarised pixel shows the most significant of its frames (state_rank:
+ * A summarised pixel shows the most significant of its frames (page_cell_fold():
  * anything in use over free, free over a hole), and a free pixel the
  * smallest order among its frames: a pixel is free only when all of it is.
  *
@@ -43,22 +43,6 @@
 
 #define UPPER_HALF_BLOCK	"\xe2\x96\x80"	/* U+2580 in UTF-8 */
 
-/* Which state a summarised pixel shows: the highest ranked of its frames. */
-static const u8 state_rank[NR_PAGE_STATES] = {
-	[PAGE_STATE_HOLE] = 0,
-	[PAGE_STATE_FREE] = 1,
-	[PAGE_STATE_PCP] = 2,
-	[PAGE_STATE_RESERVED] = 3,
-	[PAGE_STATE_BOOT_DATA] = 4,
-	[PAGE_STATE_KERNEL] = 5,
-	[PAGE_STATE_ALLOCATED] = 6,
-	[PAGE_STATE_MOVABLE] = 7,
-	[PAGE_STATE_LARGE_KMALLOC] = 8,
-	[PAGE_STATE_VMALLOC] = 9,
-	[PAGE_STATE_PAGE_TABLE] = 10,
-	[PAGE_STATE_SLAB] = 11,
-};
-
 static const char order_digit[] = "0123456789a";	/* hex; MAX_PAGE_ORDER is 10 */
 
 struct picture {
@@ -77,16 +61,6 @@ struct picture {
 static unsigned long line_frames(const struct picture *pic)
 {
 	return ((unsigned long)pic->rows * PICTURE_WIDTH) << pic->shift;
-}
-
-/* Fold @cell into @pixel: the higher ranked state, or the smaller free order. */
-static void fold(struct page_cell *pixel, const struct page_cell *cell)
-{
-	if (state_rank[cell->state] > state_rank[pixel->state])
-		*pixel = *cell;
-	else if (cell->state == PAGE_STATE_FREE && pixel->state == PAGE_STATE_FREE &&
-		 cell->order < pixel->order)
-		pixel->order = cell->order;
 }
 
 /* Fill pic->pixel with the line from frame @first; count its frames' states. */
@@ -109,7 +83,7 @@ static int take_line(struct picture *pic, unsigned long first)
 		if (err)
 			return err;
 		for (unsigned long i = 0; i < n; i++)
-			fold(&pixels[(pfn + i - first) >> pic->shift], &pic->cells[i]);
+			page_cell_fold(&pixels[(pfn + i - first) >> pic->shift], &pic->cells[i]);
 		for (int s = 0; s < NR_PAGE_STATES; s++)
 			pic->count[s] += pic->snap.count[s];
 		pfn += n;

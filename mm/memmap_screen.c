@@ -20,7 +20,7 @@
  * and 1 pixels at which all the sections fit (256 MiB: 2 px; 1 GiB: 1 px).
  * A machine too large for one pixel a frame gets the summarised view: a
  * cell stands for 2^k frames and shows the most significant of their
- * states (state_rank[]: anything allocated before free, free before hole),
+ * states (page_cell_fold(): anything in use before free, free before hole),
  * so a cell is "free" only if all its frames are; the title and the legend
  * say 1 cell = 2^k frames.  The layout is fixed at boot, from the zones and
  * the firmware's memory map (RAM is not hot-plugged here).
@@ -127,19 +127,6 @@ static DEFINE_SPINLOCK(panel_lock);
 static char panel_text[PANEL_ROWS][PANEL_COLS_MAX];
 static u32 panel_col;
 static bool panel_in_escape;
-
-/*
- * How much a state matters when one cell stands for several frames: the
- * highest-ranked state of its frames colours the cell.
- */
-static const u8 state_rank[NR_PAGE_STATES] = {
-	[PAGE_STATE_HOLE] = 0,		[PAGE_STATE_FREE] = 1,
-	[PAGE_STATE_PCP] = 2,		[PAGE_STATE_RESERVED] = 3,
-	[PAGE_STATE_BOOT_DATA] = 4,	[PAGE_STATE_KERNEL] = 5,
-	[PAGE_STATE_PAGE_TABLE] = 6,	[PAGE_STATE_MOVABLE] = 7,
-	[PAGE_STATE_VMALLOC] = 8,	[PAGE_STATE_LARGE_KMALLOC] = 9,
-	[PAGE_STATE_SLAB] = 10,		[PAGE_STATE_ALLOCATED] = 11,
-};
 
 static void draw_text(u32 x, u32 y, const char *s, u32 fg, u32 bg)
 {
@@ -257,16 +244,14 @@ static void cell_xy(const struct section *s, unsigned long pfn, u32 *x, u32 *y)
 	     (u32)(in / TILE_COLS) * map.cell_px;
 }
 
-/* The frame of @cells that colours a cell of 2^map.shift frames. */
-static const struct page_cell *cell_summary(const struct page_cell *first)
+/* What a cell of 2^map.shift frames, from @first, shows (page_cell_fold()). */
+static struct page_cell cell_summary(const struct page_cell *first)
 {
-	const struct page_cell *best = first;
+	struct page_cell summary = first[0];
 
-	for (unsigned long i = 1; i < (1UL << map.shift); i++) {
-		if (state_rank[first[i].state] > state_rank[best->state])
-			best = &first[i];
-	}
-	return best;
+	for (unsigned long i = 1; i < (1UL << map.shift); i++)
+		page_cell_fold(&summary, &first[i]);
+	return summary;
 }
 
 static void draw_section_label(const struct section *s)
@@ -376,7 +361,8 @@ static void draw_chunk(const struct section *s, unsigned long pfn, unsigned long
 		if (!((pfn + off - s->start_pfn) % (pageblock_nr_pages << map.shift)))
 			draw_tile_edge(s, pfn + off, chunk[off].migratetype);
 		unsigned long i = cell_index(s, pfn + off);
-		u8 code = cell_code(cell_summary(&chunk[off]));
+		struct page_cell summary = cell_summary(&chunk[off]);
+		u8 code = cell_code(&summary);
 		struct page_cell shown = code_cell(code);
 
 		if (drawn[i] == code)

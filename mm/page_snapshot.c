@@ -66,6 +66,39 @@ const struct page_state_style migratetype_style[MIGRATE_TYPES] = {
 	[MIGRATE_ISOLATE]	= { "isolate",		0xffffff, 'I' },
 };
 
+/*
+ * Which state a cell that stands for several frames shows: the highest
+ * ranked of theirs.  Anything in use over the kernel and the reserved,
+ * those over free, free over a hole.
+ */
+static const u8 page_state_rank[NR_PAGE_STATES] = {
+	[PAGE_STATE_HOLE] = 0,		[PAGE_STATE_FREE] = 1,
+	[PAGE_STATE_PCP] = 2,		[PAGE_STATE_RESERVED] = 3,
+	[PAGE_STATE_BOOT_DATA] = 4,	[PAGE_STATE_KERNEL] = 5,
+	[PAGE_STATE_ALLOCATED] = 6,	[PAGE_STATE_MOVABLE] = 7,
+	[PAGE_STATE_LARGE_KMALLOC] = 8,	[PAGE_STATE_VMALLOC] = 9,
+	[PAGE_STATE_PAGE_TABLE] = 10,	[PAGE_STATE_SLAB] = 11,
+};
+
+/**
+ * page_cell_fold - fold one more frame into a view's summary of several
+ * @summary: what the view shows so far (start from a zeroed cell: a hole)
+ * @cell: the next frame
+ *
+ * The higher ranked state wins (page_state_rank[]), and a free summary
+ * keeps the smallest order among its frames: a summary is free only when
+ * all of its frames are, and fragmentation does not hide in it.
+ * Context: any.
+ */
+void page_cell_fold(struct page_cell *summary, const struct page_cell *cell)
+{
+	if (page_state_rank[cell->state] > page_state_rank[summary->state])
+		*summary = *cell;
+	else if (cell->state == PAGE_STATE_FREE && summary->state == PAGE_STATE_FREE &&
+		 cell->order < summary->order)
+		summary->order = cell->order;
+}
+
 /**
  * page_cell_rgb - the colour a view paints @cell
  * @cell: one frame of a snapshot

@@ -91,4 +91,7 @@ extern const struct page_state_style migratetype_style[MIGRATE_TYPES];
 /* A free cell's colour: @rgb made brighter the larger its block's order. */
 u32 page_cell_rgb(const struct page_cell *cell);
 
+/* Several frames shown as one (a summarised view): fold each into @summary. */
+void page_cell_fold(struct page_cell *summary, const struct page_cell *cell);
+
 #endif

@@ -249,6 +249,7 @@ void kmem_cache_shrink_all(void);
 void slab_free_quarantined(void *obj);
 unsigned long cache_sheaf_objects(struct kmem_cache *s);
 unsigned long nr_slab_pages(void);	/* mm/slab_monitor.c */
+unsigned long kmem_cache_slab_pages(struct kmem_cache *s);
 bool slab_object_was_freed(struct page *slab, void *obj, void *caller);
 void kmem_cache_init(void);
 struct kmem_cache *create_boot_cache(struct kmem_cache *s, const char *name, unsigned int size,

@@ -56,25 +56,42 @@ static void count_objects(struct kmem_cache *s, unsigned long *inuse, unsigned l
  */
 unsigned long nr_slab_pages(void)
 {
-	unsigned long pages = 0, flags;
+	unsigned long pages = 0;
 	struct kmem_cache *s;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		pages += kmem_cache_slab_pages(s);
+	spin_unlock(&slab_caches_lock);
+	return pages;
+}
+
+/**
+ * kmem_cache_slab_pages - pages held in @s's slabs, on every node
+ * @s: the cache
+ *
+ * nr_slab_pages()'s count for one cache: its nodes' partial and full
+ * lists, each slab at its own order.  The page snapshot's suite checks the
+ * slab frames of each cache against it.
+ * Context: takes @s's list locks, with interrupts off.
+ * Return: the number of pages.
+ */
+unsigned long kmem_cache_slab_pages(struct kmem_cache *s)
+{
+	unsigned long pages = 0, flags;
 	struct page *slab;
 	int nid;
 
-	spin_lock(&slab_caches_lock);
-	list_for_each_entry(s, &slab_caches, list) {
-		for_each_node(nid) {
-			struct kmem_cache_node *n = get_node(s, nid);
+	for_each_node(nid) {
+		struct kmem_cache_node *n = get_node(s, nid);
 
-			spin_lock_irqsave(&n->list_lock, flags);
-			for (slab = pfn_to_slab(n->partial); slab; slab = pfn_to_slab(slab->slab_next))
-				pages += 1UL << slab_order(s, slab);
-			for (slab = pfn_to_slab(n->full); slab; slab = pfn_to_slab(slab->slab_next))
-				pages += 1UL << slab_order(s, slab);
-			spin_unlock_irqrestore(&n->list_lock, flags);
-		}
+		spin_lock_irqsave(&n->list_lock, flags);
+		for (slab = pfn_to_slab(n->partial); slab; slab = pfn_to_slab(slab->slab_next))
+			pages += 1UL << slab_order(s, slab);
+		for (slab = pfn_to_slab(n->full); slab; slab = pfn_to_slab(slab->slab_next))
+			pages += 1UL << slab_order(s, slab);
+		spin_unlock_irqrestore(&n->list_lock, flags);
 	}
-	spin_unlock(&slab_caches_lock);
 	return pages;
 }
 

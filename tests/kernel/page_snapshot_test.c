@@ -129,26 +129,6 @@ static void expect_buddyinfo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.count[PAGE_STATE_PCP], nr_pcp_now());
 }
 
-/* Pages in @s's slabs, from its nodes' lists (slabinfo's walk). */
-static unsigned long cache_slab_pages(struct kmem_cache *s)
-{
-	unsigned long pages = 0, flags;
-	struct page *slab;
-	int nid;
-
-	for_each_node(nid) {
-		struct kmem_cache_node *n = get_node(s, nid);
-
-		spin_lock_irqsave(&n->list_lock, flags);
-		for (slab = pfn_to_slab(n->partial); slab; slab = pfn_to_slab(slab->slab_next))
-			pages += 1UL << slab_order(s, slab);
-		for (slab = pfn_to_slab(n->full); slab; slab = pfn_to_slab(slab->slab_next))
-			pages += 1UL << slab_order(s, slab);
-		spin_unlock_irqrestore(&n->list_lock, flags);
-	}
-	return pages;
-}
-
 static unsigned long cells_of_cache(struct kmem_cache *s)
 {
 	unsigned long n = 0;
@@ -171,7 +151,8 @@ static void expect_slabinfo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.count[PAGE_STATE_SLAB], nr_slab_pages());
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list)
-		KUNIT_EXPECT_EQ_MSG(test, cells_of_cache(s), cache_slab_pages(s), "%s", s->name);
+		KUNIT_EXPECT_EQ_MSG(test, cells_of_cache(s), kmem_cache_slab_pages(s), "%s",
+				    s->name);
 	spin_unlock(&slab_caches_lock);
 }
 
