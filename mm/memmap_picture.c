@@ -23,7 +23,9 @@
  * holes is folded with the ones after it into one line; a line where a
  * zone starts is preceded by a line naming the zone and its node.  The
  * snapshots are taken a line at a time, SNAPSHOT_CHUNK frames at once, so
- * a machine of any size costs one small buffer; the legend counts the
+ * a machine of any size costs one small buffer.  A line ends with the
+ * migratetype letters of the pageblocks that start in it (U unmovable,
+ * M movable...: migratetype_style[]).  The legend counts the
  * frames of each state over the lines drawn.
  */
 #include "mm/memmap_picture.h"
@@ -40,6 +42,7 @@
 #define PICTURE_LINES	64	/* at most, before pixels become 2^shift frames */
 #define SNAPSHOT_CHUNK	1024	/* frames a page_snapshot_take(): 4 KiB of cells */
 #define NO_HOLE		(~0UL)
+#define MAX_LINE_TYPES	32	/* pageblock letters at a line's end, at most */
 
 #define UPPER_HALF_BLOCK	"\xe2\x96\x80"	/* U+2580 in UTF-8 */
 
@@ -56,11 +59,26 @@ struct picture {
 	struct page_cell pixel[2][PICTURE_WIDTH];
 	struct page_snapshot snap;
 	struct page_cell cells[SNAPSHOT_CHUNK];
+	char types[MAX_LINE_TYPES + 1];	/* the pageblocks that start in the line */
+	unsigned int nr_types;
 };
 
 static unsigned long line_frames(const struct picture *pic)
 {
 	return ((unsigned long)pic->rows * PICTURE_WIDTH) << pic->shift;
+}
+
+/*
+ * A pageblock that starts at @pfn, a frame of the line being taken: its
+ * migratetype's letter, for the end of the line (none in a hole).
+ */
+static void note_pageblock(struct picture *pic, unsigned long pfn, const struct page_cell *cell)
+{
+	if (pfn & (pageblock_nr_pages - 1) || cell->migratetype >= MIGRATE_TYPES ||
+	    pic->nr_types == MAX_LINE_TYPES)
+		return;
+	pic->types[pic->nr_types++] = migratetype_style[cell->migratetype].letter;
+	pic->types[pic->nr_types] = '\0';
 }
 
 /* Fill pic->pixel with the line from frame @first; count its frames' states. */
@@ -70,6 +88,8 @@ static int take_line(struct picture *pic, unsigned long first)
 	struct page_cell *pixels = &pic->pixel[0][0];
 
 	memset(pic->pixel, 0, sizeof(pic->pixel));	/* PAGE_STATE_HOLE */
+	pic->nr_types = 0;
+	pic->types[0] = '\0';
 	for (unsigned long pfn = first; pfn < end;) {
 		unsigned long n = min(min(end - pfn, (unsigned long)SNAPSHOT_CHUNK),
 				      pic->ram_end > pfn ? pic->ram_end - pfn : 0);
@@ -82,8 +102,10 @@ static int take_line(struct picture *pic, unsigned long first)
 		err = page_snapshot_take(&pic->snap, pfn, n, pic->cells);
 		if (err)
 			return err;
-		for (unsigned long i = 0; i < n; i++)
+		for (unsigned long i = 0; i < n; i++) {
 			page_cell_fold(&pixels[(pfn + i - first) >> pic->shift], &pic->cells[i]);
+			note_pageblock(pic, pfn + i, &pic->cells[i]);
+		}
 		for (int s = 0; s < NR_PAGE_STATES; s++)
 			pic->count[s] += pic->snap.count[s];
 		pfn += n;
@@ -128,6 +150,13 @@ static void print_zone_labels(const struct picture *pic, unsigned long from, uns
 	}
 }
 
+
+/* The end of a map line: the types of the pageblocks that start in it. */
+static void print_line_types(const struct picture *pic)
+{
+	pr_cont("%s%s\n", pic->nr_types ? "  " : "", pic->types);
+}
+
 static char plain_letter(const struct page_cell *cell)
 {
 	if (cell->state == PAGE_STATE_FREE)
@@ -142,7 +171,8 @@ static void print_line_plain(const struct picture *pic, unsigned long first)
 	for (int col = 0; col < PICTURE_WIDTH; col++)
 		text[col] = plain_letter(&pic->pixel[0][col]);
 	text[PICTURE_WIDTH] = '\0';
-	printk("%8lx %s\n", first, text);
+	printk("%8lx %s", first, text);
+	print_line_types(pic);
 }
 
 /* Upper halves in the upper row's colours, lower halves in the next row's. */
@@ -164,7 +194,7 @@ static void print_line_color(const struct picture *pic, unsigned long first)
 		pr_cont(UPPER_HALF_BLOCK);
 	}
 	ansi_reset();
-	pr_cont("\n");
+	print_line_types(pic);
 }
 
 static void print_header(const struct picture *pic)
@@ -213,6 +243,10 @@ static void print_legend(const struct picture *pic)
 		pr_cont("%c", order_digit[order]);
 	}
 	pr_cont("\n");
+	printk("  pageblocks starting in a line, at its end:");
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		pr_cont(" %c %s%s", migratetype_style[mt].letter, migratetype_style[mt].name,
+			mt + 1 < MIGRATE_TYPES ? "," : "\n");
 }
 
 /* Pick the scale for [@start, @end) and round the range out to whole lines. */
