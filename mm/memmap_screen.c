@@ -40,8 +40,9 @@
  * as printk's lines, under panel_lock with interrupts off; it draws the
  * glyph at once and scrolls on a newline, redrawing only the characters
  * that differ.  The panel and the map are disjoint rectangles of the
- * screen, so the two locks never nest.  An NMI's message (printed from an
- * NMI while its CPU may hold panel_lock) is shown only if the lock is free.
+ * screen, so the two locks never nest.  panel_lock is only ever tried: an
+ * oops or an NMI on a CPU that holds it already leaves its characters off
+ * the panel rather than hang.
  * ANSI escape sequences (the colours of `memmap picture`) are skipped.
  */
 #include "mm/memmap_screen.h"
@@ -53,7 +54,6 @@
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/timer.h"
 #include "kernel/cpumask.h"
-#include "kernel/hardirq.h"
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -528,16 +528,19 @@ static void panel_putc(char c)
 {
 	unsigned long flags;
 
-	if (in_nmi()) {
-		if (!spin_trylock(&panel_lock))
-			return;
+	/*
+	 * Only a trylock: the caller may be an oops, or an NMI, on a CPU that
+	 * holds panel_lock already (a fault while drawing).  Anywhere else
+	 * printk's own lock lets one CPU print at a time, so the lock is free
+	 * and nothing is lost; there, a character is left off the panel (the
+	 * serial line has it) rather than the machine hanging.
+	 */
+	local_irq_save(flags);
+	if (spin_trylock(&panel_lock)) {
 		panel_putc_locked(c);
 		spin_unlock(&panel_lock);
-		return;
 	}
-	spin_lock_irqsave(&panel_lock, flags);
-	panel_putc_locked(c);
-	spin_unlock_irqrestore(&panel_lock, flags);
+	local_irq_restore(flags);
 }
 
 static int screen_buffers(void)
