@@ -770,8 +770,9 @@ static bool stepping;	/* kvdemo ... step: stop at each state of the story */
 /*
  * With `step`, stop at a state of the story: redraw the screen map
  * (mm/memmap_screen.c: `make run GUI=1` shows it; make picture saves it)
- * and wait for Enter.  kswapd and kcompactd have been flushed at each stop,
- * so the story goes on exactly as it would without stopping.
+ * and wait for Enter.  The wait runs no deferred work (kswapd and
+ * kcompactd are work items), so the story goes on exactly as it would
+ * without stopping: make test checks that the table comes out the same.
  */
 static void step(const char *state)
 {

@@ -19,6 +19,10 @@ them; `make test-monitor` runs only them):
                So the docs show what a student really sees, up to the figures.
   UEFI         `make run UEFI=1` on q35 boots through OVMF to the prompt, and
                `poweroff` there ends QEMU.
+  kvdemo step  `kvdemo unmovable step`, Enter typed at each of its stops, ends
+               with the table `kvdemo unmovable` prints, every count the
+               same (the cycles row aside): a stop changes nothing in the
+               story, as docs/kvmalloc.md says.
   golden       The colour picture of `memmap picture` (tests/monitor/*.golden)
                printed again, escape sequences and all, by the command the
                golden file names; compared as colours, not bytes: see
@@ -304,6 +308,35 @@ def run_transcript(command, timeout=180, tree=ROOT):
                           stderr=subprocess.STDOUT, timeout=timeout)
     text = ANSI.sub("", done.stdout.decode("latin-1")).replace("\r", "")
     return [l.rstrip() for l in text.rstrip("\n").split("\n")]
+
+
+KVDEMO_RUN = "printf '%s\\npoweroff\\n' | make run SMP=2"
+
+
+def kvdemo_table(lines):
+    """The table of kvdemo's part 2, without its row of cycles (wall-clock time)."""
+    start = next((k for k, l in enumerate(lines) if "noretry     nodirect" in l), None)
+    if start is None:
+        return None
+    end = next((k for k in range(start, len(lines)) if "order-3 block free" in lines[k]),
+               len(lines) - 1)
+    return [l for l in lines[start:end + 1] if not l.lstrip().startswith("cycles")]
+
+
+def check_kvdemo_step(log_path, say=print):
+    """`kvdemo unmovable step` against `kvdemo unmovable`; return (passed, failed)."""
+    plain = run_transcript(KVDEMO_RUN % "kvdemo unmovable")
+    stepped = run_transcript(KVDEMO_RUN % "kvdemo unmovable step\\n\\n\\n")
+    with open(log_path, "w") as log:
+        log.write("\n".join(["# kvdemo unmovable"] + plain + ["# kvdemo unmovable step"] + stepped))
+    want, got = kvdemo_table(plain), kvdemo_table(stepped)
+    stops = sum("kvdemo: stopped at" in l for l in stepped)
+    if want and want == got and stops == 3:
+        say("ok - kvdemo unmovable step: 3 stops, and the same table as kvdemo unmovable")
+        return 1, 0
+    say("not ok - kvdemo unmovable step: %d stops (3 expected); table %s"
+        % (stops, "missing" if not want or not got else "differs: %r against %r" % (got, want)))
+    return 0, 1
 
 
 def check_transcripts(docs, log_dir, say=print, tree=ROOT):

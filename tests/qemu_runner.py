@@ -1506,6 +1506,9 @@ def monitor_checks(kernel, matrix):
     passed, failed = passed + p, failed + f
     p, f = monitor_check.check_golden(LOG_DIR, say=lambda l: print("  " + l))
     passed, failed = passed + p, failed + f
+    p, f = monitor_check.check_kvdemo_step(os.path.join(LOG_DIR, "monitor-kvdemo-step.log"),
+                                           say=lambda l: print("  " + l))
+    passed, failed = passed + p, failed + f
     p, f = screen_check.check_screen(qemu_command, make_iso, kernel, LOG_DIR,
                                      say=lambda l: print("  " + l))
     passed, failed = passed + p, failed + f
