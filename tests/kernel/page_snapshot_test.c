@@ -94,15 +94,22 @@ static unsigned long nr_pcp_now(void)
 }
 
 /*
- * A snapshot taken while neither the free lists nor the per-CPU lists
- * moved: background work on another CPU may allocate in between.
+ * A snapshot of the whole machine, and of @nr frames from @start into
+ * @part if @part is not NULL, taken while neither the free lists nor the
+ * per-CPU lists moved: background work on another CPU may allocate in
+ * between.
  */
-static void take_still(struct kunit *test)
+static void take_still(struct kunit *test, unsigned long start, unsigned long nr,
+		       struct page_cell *part)
 {
+	static struct page_snapshot part_snap;
+
 	for (int tries = 0; tries < 20; tries++) {
 		unsigned long free = nr_free_now(), pcp = nr_pcp_now();
 
 		take(test);
+		if (part)
+			KUNIT_ASSERT_EQ(test, page_snapshot_take(&part_snap, start, nr, part), 0);
 		if (free == nr_free_now() && pcp == nr_pcp_now())
 			return;
 	}
@@ -174,7 +181,7 @@ static void expect_vmallocinfo(struct kunit *test)
 
 static void expect_all_agree(struct kunit *test)
 {
-	take_still(test);
+	take_still(test, 0, 0, NULL);
 	expect_buddyinfo(test);
 	expect_slabinfo(test);
 	expect_vmallocinfo(test);
@@ -293,25 +300,18 @@ static void part_of_the_machine_reads_the_same(struct kunit *test)
 	const unsigned long nr = 3000;
 	unsigned long start = min(nr_cells - nr, 0x1235UL);
 	struct page_cell *part;
-	static struct page_snapshot part_snap;
+	static struct page_snapshot empty;	/* 2 KiB: off the stack */
 
 	if (nr_cells < 2 * nr)
 		kunit_skip(test, "needs %lu frames, the machine has %lu", 2 * nr, nr_cells);
 	part = vmalloc(nr * sizeof(*part));
 	KUNIT_ASSERT_NOT_NULL(test, part);
-	for (int tries = 0; tries < 20; tries++) {
-		unsigned long free = nr_free_now(), pcp = nr_pcp_now();
-
-		take(test);
-		KUNIT_ASSERT_EQ(test, page_snapshot_take(&part_snap, start, nr, part), 0);
-		if (free == nr_free_now() && pcp == nr_pcp_now())
-			break;
-	}
+	take_still(test, start, nr, part);
 	for (unsigned long i = 0; i < nr; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, part[i].state, cell(start + i)->state, "pfn %#lx", start + i);
 		KUNIT_EXPECT_EQ_MSG(test, part[i].order, cell(start + i)->order, "pfn %#lx", start + i);
 	}
-	KUNIT_EXPECT_EQ(test, page_snapshot_take(&part_snap, 0, 0, part), -EINVAL);
+	KUNIT_EXPECT_EQ(test, page_snapshot_take(&empty, 0, 0, part), -EINVAL);
 	vfree(part);
 }
 
